@@ -1,0 +1,171 @@
+// Drafts: spec "Resources: Draft" and "Endpoints 5. Create drafts", with Zulip's GET, PATCH
+// and DELETE /drafts for reading and changing them.
+
+import { sendEvent } from './events.js';
+import type { Request } from './http.js';
+import type { Draft, DraftId, DraftType, Realm, User, UserId } from './model.js';
+import {
+  JsonError, checkIntList, checkNumber, checkString, checkStrictDict, fieldMissing, missingArgument, pathId,
+} from './params.js';
+import { normalizeContent, truncateTopic } from './text.js';
+
+const DRAFT_TYPES: readonly DraftType[] = ['', 'stream', 'private'];
+const DRAFT_KEYS = ['type', 'to', 'topic', 'content', 'timestamp'] as const;
+
+type DraftFields = Omit<Draft, 'id'>;
+
+// ---- Rules ------------------------------------------------------------------------------
+
+/** drafts.sync-off-endpoints-refuse */
+function checkDraftsSynchronizationEnabled(realm: Realm, user: User, reading = false): void {
+  if (reading && realm.fault('drafts.sync-off-endpoints-refuse')) return;
+  if (user.settings.enable_drafts_synchronization === false) throw new JsonError('User has disabled synchronizing drafts.');
+}
+
+/** Parses one draft object as Zulip's strict schema does, then validates it against the rules. */
+export function checkDraft(realm: Realm, user: User, value: unknown, name: string): DraftFields {
+  const allowed = realm.fault('drafts.unknown-keys-rejected') ? Object.keys(value ?? {}) : DRAFT_KEYS;
+  const dict = checkStrictDict(value, name, allowed);
+  const field = (key: string) => `${name}["${key}"]`;
+  for (const key of ['type', 'to', 'topic', 'content']) {
+    if (key === 'topic' && realm.fault('drafts.required-fields')) continue;
+    if (!(key in dict)) throw fieldMissing(field(key));
+  }
+  let type = checkString(dict.type, field('type')) as DraftType;
+  if (type === ('channel' as DraftType) && realm.fault('drafts.type-must-be-listed')) type = 'stream';
+  if (!DRAFT_TYPES.includes(type)) throw new JsonError(`Invalid ${field('type')}`);
+  const to = checkIntList(dict.to, field('to'));
+  const topic = checkString(dict.topic ?? '', field('topic'));
+  const stripped = realm.fault('drafts.content-normalized') ? checkString(dict.content, field('content')) : checkString(dict.content, field('content')).trim();
+  if (stripped === '') throw new JsonError(`${field('content')} cannot be blank`);
+  const given = dict.timestamp === undefined || dict.timestamp === null ? undefined : checkNumber(dict.timestamp, field('timestamp'));
+
+  const content = normalizeContent(stripped, realm.settings.maxMessageLength);
+  const timestamp = checkDraftTimestamp(realm, given);
+  if (type === 'stream') return checkChannelDraft(realm, user, to, topic, content, timestamp);
+  if (type === 'private' && to.length > 0) return checkDirectDraft(realm, user, to, topic, content, timestamp);
+  return checkUnaddressedDraft(realm, type, to, content, timestamp);
+}
+
+/** drafts.timestamp-filled-when-absent; drafts.negative-timestamp-rejected */
+function checkDraftTimestamp(realm: Realm, given: number | undefined): number {
+  if (given === undefined) return realm.fault('drafts.timestamp-filled-when-absent') ? 0 : realm.clock.now();
+  if (given < 0 && !realm.fault('drafts.negative-timestamp-rejected')) throw new JsonError('Timestamp must not be negative.');
+  return Math.round(given * 1e6) / 1e6;
+}
+
+/** drafts.channel-draft-needs-one-channel; drafts.null-bytes-rejected; drafts.invalid-audience-rejected */
+function checkChannelDraft(realm: Realm, user: User, to: number[], topic: string, content: string, timestamp: number): DraftFields {
+  let storedTopic = truncateTopic(topic, realm.settings.maxTopicLength);
+  if (realm.fault('drafts.created-drafts-read-back')) storedTopic = storedTopic.toUpperCase();
+  if (storedTopic.includes('\0') && !realm.fault('drafts.null-bytes-rejected')) throw new JsonError('Topic must not contain null bytes');
+  const oneChannel = to.length === 1 || (to.length > 1 && realm.fault('drafts.channel-draft-needs-one-channel'));
+  if (!oneChannel) {
+    throw new JsonError(realm.fault('drafts.error-texts') ? 'Exactly one channel ID is required' : 'Must specify exactly 1 channel ID for channel messages');
+  }
+  const channel = realm.channels.get(to[0] as never);
+  const accessible = channel !== undefined && realm.channelIsAccessible(user, channel);
+  if (!accessible && !realm.fault('drafts.invalid-audience-rejected')) throw new JsonError('Invalid channel ID');
+  return { type: 'stream', to: [to[0]!], topic: storedTopic, content, timestamp };
+}
+
+/** drafts.audience-normalized; drafts.invalid-audience-rejected; drafts.topic-normalized */
+function checkDirectDraft(realm: Realm, user: User, to: number[], topic: string, content: string, timestamp: number): DraftFields {
+  for (const id of to) {
+    if (!realm.users.has(id as UserId)) throw new JsonError(`Invalid user ID ${id}`);
+  }
+  let recipients = [...new Set(to)].sort((a, b) => a - b);
+  const others = recipients.filter((id) => id !== user.id);
+  if (others.length > 0) recipients = others;
+  if (realm.fault('drafts.audience-normalized')) recipients = to;
+  return { type: 'private', to: recipients, topic: realm.fault('drafts.topic-normalized') ? topic : '', content, timestamp };
+}
+
+/** drafts.unaddressed-to-ignored; drafts.audience-normalized */
+function checkUnaddressedDraft(realm: Realm, type: DraftType, to: number[], content: string, timestamp: number): DraftFields {
+  if (type === '' && to.length > 0 && realm.fault('drafts.unaddressed-to-ignored')) throw new JsonError('Unaddressed drafts take no recipients');
+  return { type: '', to: [], topic: '', content, timestamp };
+}
+
+export function draftDict(draft: Draft): Record<string, unknown> {
+  return { id: draft.id, type: draft.type, to: draft.to, topic: draft.topic, content: draft.content, timestamp: Math.floor(draft.timestamp) };
+}
+
+/** Drafts in the order of their last edit. */
+export function draftsByEditTime(user: User): Draft[] {
+  return [...user.drafts.values()].sort((a, b) => a.timestamp - b.timestamp || a.id - b.id);
+}
+
+function findDraft(user: User, id: number): Draft {
+  const draft = user.drafts.get(id as DraftId);
+  if (!draft) throw new JsonError('Draft does not exist', 404);
+  return draft;
+}
+
+// ---- Actions ------------------------------------------------------------------------------
+
+export function doCreateDrafts(realm: Realm, user: User, drafts: DraftFields[]): Draft[] {
+  const created = drafts.map((fields) => ({ id: realm.nextDraftId(), ...fields }));
+  for (const draft of created) user.drafts.set(draft.id, draft);
+  if (created.length > 0 && !realm.fault('drafts.event-to-other-clients')) {
+    const key = realm.fault('drafts.event-shapes') ? 'draft' : 'drafts';
+    sendEvent(realm, { type: 'drafts', op: 'add', [key]: created.map(draftDict) }, [user.id]);
+  }
+  return created;
+}
+
+export function doEditDraft(realm: Realm, user: User, draft: Draft, fields: DraftFields): void {
+  Object.assign(draft, fields);
+  sendEvent(realm, { type: 'drafts', op: 'update', draft: draftDict(draft) }, [user.id]);
+}
+
+export function doDeleteDraft(realm: Realm, user: User, draft: Draft): void {
+  if (!realm.fault('drafts.edit-delete-follow-model')) user.drafts.delete(draft.id);
+  sendEvent(realm, { type: 'drafts', op: 'remove', draft_id: draft.id }, [user.id]);
+}
+
+/** drafts.sync-off-deletes-drafts; drafts.sync-off-sends-no-event */
+export function doDeleteAllDrafts(realm: Realm, user: User): void {
+  if (realm.fault('drafts.sync-off-deletes-drafts')) return;
+  const ids = [...user.drafts.keys()];
+  user.drafts.clear();
+  if (realm.fault('drafts.sync-off-sends-no-event')) {
+    for (const id of ids) sendEvent(realm, { type: 'drafts', op: 'remove', draft_id: id }, [user.id]);
+  }
+}
+
+// ---- Operations ---------------------------------------------------------------------------
+
+export function createDrafts({ realm, user, params }: Request) {
+  checkDraftsSynchronizationEnabled(realm, user);
+  // drafts.drafts-parameter-optional: the spec makes `drafts` optional; omitting it is an
+  // empty batch. Zulip requires it ("Missing 'drafts' argument").
+  if (!params.has('drafts') && realm.fault('drafts.drafts-parameter-optional')) throw missingArgument('drafts');
+  const list = params.list('drafts') ?? [];
+  const drafts = list.map((value, index) => checkDraft(realm, user, value, `drafts[${index}]`));
+  const ids = doCreateDrafts(realm, user, drafts).map((draft) => draft.id);
+  if (ids.length > 1 && realm.fault('drafts.create-returns-ids-in-order')) ids.reverse();
+  return { ids };
+}
+
+export function getDrafts({ realm, user }: Request) {
+  checkDraftsSynchronizationEnabled(realm, user, true);
+  const drafts = draftsByEditTime(user).map(draftDict);
+  return { count: drafts.length, drafts };
+}
+
+export function editDraft({ realm, user, params, path }: Request) {
+  checkDraftsSynchronizationEnabled(realm, user);
+  const value = params.json('draft');
+  if (value === undefined) throw missingArgument('draft');
+  const fields = checkDraft(realm, user, value, 'draft');
+  doEditDraft(realm, user, findDraft(user, pathId(path.draft_id!)), fields);
+  return {};
+}
+
+export function deleteDraft({ realm, user, path }: Request) {
+  checkDraftsSynchronizationEnabled(realm, user);
+  doDeleteDraft(realm, user, findDraft(user, pathId(path.draft_id!)));
+  return {};
+}
+

@@ -1,0 +1,83 @@
+// Event queues, as Zulip's: ids from 0 per queue, long polling with a heartbeat, events
+// filtered by the queue's event types, idle queues collected after ten minutes.
+
+import { randomUUID } from 'node:crypto';
+import type { Realm, User, UserId } from './model.js';
+
+export type Event = { type: string } & Record<string, unknown>;
+
+const IDLE_QUEUE_SECONDS = 600;
+
+export interface EventQueue {
+  readonly id: string;
+  readonly userId: UserId;
+  readonly eventTypes: ReadonlySet<string> | null;
+  events: Array<Event & { id: number }>;
+  nextEventId: number;
+  lastTouched: number;
+  waiter: (() => void) | null;
+}
+
+export function registerQueue(realm: Realm, user: User, eventTypes: readonly string[] | null): EventQueue {
+  collectIdleQueues(realm);
+  const queue: EventQueue = {
+    id: randomUUID(),
+    userId: user.id,
+    eventTypes: eventTypes === null ? null : new Set(eventTypes),
+    events: [],
+    nextEventId: 0,
+    lastTouched: Date.now() / 1000,
+    waiter: null,
+  };
+  realm.queues.set(queue.id, queue);
+  return queue;
+}
+
+function collectIdleQueues(realm: Realm): void {
+  const now = Date.now() / 1000;
+  for (const [id, queue] of realm.queues) {
+    if (queue.waiter === null && now - queue.lastTouched >= IDLE_QUEUE_SECONDS) realm.queues.delete(id);
+  }
+}
+
+/** Sends the event to every queue of the given users that asked for its type. */
+export function sendEvent(realm: Realm, event: Event, userIds: Iterable<UserId>): void {
+  const users = new Set(userIds);
+  for (const queue of realm.queues.values()) {
+    if (!users.has(queue.userId)) continue;
+    if (queue.eventTypes !== null && !queue.eventTypes.has(event.type)) continue;
+    pushEvent(queue, event);
+  }
+}
+
+function pushEvent(queue: EventQueue, event: Event): void {
+  queue.events.push({ ...structuredClone(event), id: queue.nextEventId++ });
+  const waiter = queue.waiter;
+  queue.waiter = null;
+  waiter?.();
+}
+
+/** Drops the events the client has seen, then waits (unless dontBlock) for one to come. */
+export async function fetchEvents(
+  queue: EventQueue,
+  lastEventId: number,
+  dontBlock: boolean,
+  heartbeatSeconds: number,
+  closed: Promise<void>,
+): Promise<Array<Event & { id: number }>> {
+  queue.events = queue.events.filter((event) => event.id > lastEventId);
+  queue.lastTouched = Date.now() / 1000;
+  if (queue.events.length > 0 || dontBlock) return queue.events;
+  // Only one long poll waits on a queue; a newer one takes over from an older one.
+  queue.waiter?.();
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => pushEvent(queue, { type: 'heartbeat' }), heartbeatSeconds * 1000);
+    queue.waiter = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    closed.then(() => queue.waiter?.(), () => undefined);
+  });
+  queue.lastTouched = Date.now() / 1000;
+  return queue.events;
+}

@@ -1,0 +1,91 @@
+// The organization the reference boots with: read from a fixture file, checked, turned into
+// a Realm. Also the target profile (CONTRACT.md) for it.
+
+import { readFileSync } from 'node:fs';
+import type { FaultSet } from './faults.js';
+import { Realm, type Channel, type Role, type User, type UserId } from './model.js';
+import { initialSettings } from './settings.js';
+
+export const DEFAULT_FIXTURE = new URL('../../fixtures/organization.json', import.meta.url);
+
+export interface Fixture {
+  realm: { name: string; empty_topic_display_name: string; max_message_length: number; max_topic_length: number };
+  users: Array<{ email: string; full_name: string; role: Role; api_key: string }>;
+  channels: Array<{ name: string; description?: string; invite_only: boolean; subscribers: string[] }>;
+  alert_words?: Record<string, string[]>;
+  profile: { admin: string; member: string; other: string };
+}
+
+export function readFixture(path: string | URL = DEFAULT_FIXTURE): Fixture {
+  const fixture = JSON.parse(readFileSync(path, 'utf8')) as Fixture;
+  const emails = new Set(fixture.users.map((user) => user.email.toLowerCase()));
+  const known = (email: string, where: string) => {
+    if (!emails.has(email.toLowerCase())) throw new Error(`fixture: ${where} names unknown user ${email}`);
+  };
+  for (const user of fixture.users) {
+    if (!/^[A-Za-z0-9]{32}$/.test(user.api_key)) throw new Error(`fixture: API key of ${user.email} is not 32 letters and digits`);
+  }
+  for (const channel of fixture.channels) channel.subscribers.forEach((email) => known(email, `channel ${channel.name}`));
+  for (const email of Object.keys(fixture.alert_words ?? {})) known(email, 'alert_words');
+  for (const [role, email] of Object.entries(fixture.profile)) known(email, `profile.${role}`);
+  return fixture;
+}
+
+export function buildRealm(fixture: Fixture, featureLevel: number, faults: FaultSet): Realm {
+  const realm = new Realm(
+    {
+      name: fixture.realm.name,
+      emptyTopicDisplayName: fixture.realm.empty_topic_display_name,
+      maxMessageLength: fixture.realm.max_message_length,
+      maxTopicLength: fixture.realm.max_topic_length,
+    },
+    featureLevel,
+    faults,
+  );
+  const now = Math.floor(realm.clock.now());
+  for (const entry of fixture.users) {
+    const user: User = {
+      id: realm.nextUserId(),
+      email: entry.email,
+      fullName: entry.full_name,
+      apiKey: entry.api_key,
+      role: entry.role,
+      dateJoined: now,
+      settings: initialSettings(featureLevel),
+      alertWords: fixture.alert_words?.[entry.email] ?? [],
+      drafts: new Map(),
+    };
+    realm.addUser(user);
+  }
+  const idOf = (email: string) => realm.usersByEmail.get(email.toLowerCase())!.id;
+  for (const entry of fixture.channels) {
+    const channel: Channel = {
+      id: realm.nextChannelId(),
+      name: entry.name,
+      description: entry.description ?? '',
+      inviteOnly: entry.invite_only,
+      historyPublicToSubscribers: true,
+      isArchived: false,
+      dateCreated: now,
+      creatorId: null,
+      subscribers: new Set<UserId>(entry.subscribers.map(idOf)),
+    };
+    realm.channels.set(channel.id, channel);
+  }
+  return realm;
+}
+
+export function targetProfile(fixture: Fixture, baseUrl: string) {
+  const credentials = (email: string) => {
+    const user = fixture.users.find((candidate) => candidate.email === email)!;
+    return { email: user.email, api_key: user.api_key };
+  };
+  return {
+    base_url: baseUrl,
+    users: {
+      admin: credentials(fixture.profile.admin),
+      member: credentials(fixture.profile.member),
+      other: credentials(fixture.profile.other),
+    },
+  };
+}

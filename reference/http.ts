@@ -1,0 +1,265 @@
+// The HTTP layer: bodies (urlencoded or multipart, for every method) with limits, HTTP Basic
+// authentication, routing, and the JSON envelope. Operations see only a Request and return
+// the fields of their success response, or throw a JsonError.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import busboy from 'busboy';
+import { has } from './levels.js';
+import type { Realm, User } from './model.js';
+import { JsonError, Params } from './params.js';
+
+export const LIMITS = {
+  /** An urlencoded body, and every field of a multipart body. */
+  fieldBytes: 4 * 1024 * 1024,
+  fields: 1000,
+  files: 1,
+  fileBytes: 5 * 1024 * 1024,
+  /** A whole body. */
+  bodyBytes: 10 * 1024 * 1024,
+};
+
+export interface UploadedFile {
+  readonly field: string;
+  readonly filename: string;
+  readonly mimeType: string;
+  readonly data: Buffer;
+}
+
+export interface Request {
+  readonly realm: Realm;
+  readonly user: User;
+  readonly params: Params;
+  readonly path: Readonly<Record<string, string>>;
+  readonly files: readonly UploadedFile[];
+  /** Resolves when the server shuts down, so that long polls can end. */
+  readonly closed: Promise<void>;
+}
+
+export type Operation = (request: Request) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
+export interface Route {
+  /** A path such as /api/v1/drafts/{draft_id:int}. */
+  readonly path: string;
+  readonly methods: Readonly<Partial<Record<string, Operation>>>;
+  /** Routes reachable without credentials. */
+  readonly unauthenticated?: boolean;
+}
+
+interface CompiledRoute extends Route {
+  readonly pattern: RegExp;
+  readonly names: string[];
+}
+
+export function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
+  return routes.map((route) => {
+    const names: string[] = [];
+    const source = route.path.replace(/\{(\w+)(:int)?\}/g, (_, name: string, int?: string) => {
+      names.push(name);
+      return int ? '([0-9]+)' : '([^/]+)';
+    });
+    return { ...route, names, pattern: new RegExp(`^${source}/?$`) };
+  });
+}
+
+export function createHandler(realm: Realm, routes: readonly Route[], closed: Promise<void>) {
+  const compiled = compileRoutes(routes);
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    handle(realm, compiled, closed, req, res).catch((error: unknown) => {
+      process.stderr.write(`internal error on ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}\n`);
+      if (!res.headersSent) send(realm, res, 500, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+    });
+  };
+}
+
+async function handle(realm: Realm, routes: CompiledRoute[], closed: Promise<void>, req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? '/', 'http://reference.invalid');
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.pathname);
+  } catch {
+    return sendError(realm, res, new JsonError('Not Found', 404));
+  }
+  const route = routes.find((candidate) => candidate.pattern.test(pathname));
+  if (!route) return sendError(realm, res, new JsonError('Not Found', 404));
+  const allowed = Object.keys(route.methods).sort();
+  if (method === 'OPTIONS') {
+    res.writeHead(204, { Allow: allowed.join(', ') });
+    return void res.end();
+  }
+  const operation = route.methods[method];
+  if (!operation) {
+    res.setHeader('Allow', allowed.join(', '));
+    return sendError(realm, res, new JsonError('Method Not Allowed', 405, 'BAD_REQUEST', { allowed_methods: allowed }));
+  }
+  const match = route.pattern.exec(pathname)!;
+  const path = Object.fromEntries(route.names.map((name, index) => [name, match[index + 1]!]));
+  try {
+    const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
+    const body = await readBody(req);
+    const params = Params.merge(url.searchParams, body.fields);
+    const data = await operation({ realm, user: user as User, params, path, files: body.files, closed });
+    const ignored = params.ignored();
+    const response: Record<string, unknown> = { result: 'success', msg: '', ...data };
+    if (ignored.length > 0 && has(realm.featureLevel, 'ignoredParametersUnsupported')) {
+      response.ignored_parameters_unsupported = ignored;
+    }
+    send(realm, res, 200, response);
+  } catch (error) {
+    if (!(error instanceof JsonError)) throw error;
+    if (error.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="zulip"');
+    if (error.status === 413) {
+      res.setHeader('Connection', 'close');
+      req.resume();
+    }
+    sendError(realm, res, error);
+  }
+}
+
+function sendError(realm: Realm, res: ServerResponse, error: JsonError): void {
+  send(realm, res, error.status, { result: 'error', msg: error.msg, code: error.code, ...error.extra });
+}
+
+function send(realm: Realm, res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  const text = JSON.stringify(body) + '\n';
+  res.sendDate = false;
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    // The reference clock is the server's notion of now, here too.
+    Date: new Date(realm.clock.now() * 1000).toUTCString(),
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : text);
+}
+
+// ---- Authentication ----------------------------------------------------------------------
+
+function unauthorized(msg: string): JsonError {
+  return new JsonError(msg, 401, 'UNAUTHORIZED');
+}
+
+export function authenticate(realm: Realm, req: IncomingMessage): User {
+  const header = req.headers.authorization;
+  if (!header) throw unauthorized('Not logged in: API authentication or user session required');
+  const [scheme, encoded] = header.trim().split(/\s+/, 2);
+  if (scheme?.toLowerCase() !== 'basic' || !encoded) throw unauthorized('This endpoint requires HTTP basic authentication.');
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw unauthorized('Invalid authorization header for basic auth');
+  const email = decoded.slice(0, colon).trim().toLowerCase();
+  const apiKey = decoded.slice(colon + 1).trim();
+  if (!/^[A-Za-z0-9]{32}$/.test(apiKey)) throw unauthorized('Malformed API key');
+  const user = realm.usersByEmail.get(email);
+  if (!user || user.apiKey !== apiKey) throw unauthorized('Invalid API key');
+  return user;
+}
+
+function authenticateIfPresent(realm: Realm, req: IncomingMessage): User | null {
+  try {
+    return req.headers.authorization ? authenticate(realm, req) : null;
+  } catch {
+    // Unauthenticated endpoints ignore credentials, good or bad, as Zulip's do.
+    return null;
+  }
+}
+
+// ---- Bodies --------------------------------------------------------------------------------
+
+interface Body {
+  fields: Map<string, string>;
+  files: UploadedFile[];
+}
+
+const tooLarge = () => new JsonError('Request body too large', 413);
+
+export async function readBody(req: IncomingMessage): Promise<Body> {
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > LIMITS.bodyBytes) throw tooLarge();
+  if (type.startsWith('multipart/form-data')) return readMultipart(req);
+  const bytes = await readAll(req, type.startsWith('application/x-www-form-urlencoded') ? LIMITS.fieldBytes : LIMITS.bodyBytes);
+  const fields = new Map<string, string>();
+  // Zulip reads parameters from urlencoded and multipart bodies only; any other body is ignored.
+  if (!type.startsWith('application/x-www-form-urlencoded')) return { fields, files: [] };
+  const form = new URLSearchParams(bytes.toString('utf8'));
+  let count = 0;
+  for (const [name, value] of form) {
+    if (++count > LIMITS.fields) throw new JsonError(`Too many fields (limit: ${LIMITS.fields})`, 413);
+    fields.set(name, value);
+  }
+  return { fields, files: [] };
+}
+
+function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > limit) {
+        failed = true;
+        chunks.length = 0;
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => failed || resolve(Buffer.concat(chunks)));
+    req.on('error', (error) => failed || reject(new JsonError(`Malformed request body: ${error.message}`)));
+  });
+}
+
+function readMultipart(req: IncomingMessage): Promise<Body> {
+  return new Promise((resolve, reject) => {
+    const fields = new Map<string, string>();
+    const files: UploadedFile[] = [];
+    let failure: JsonError | null = null;
+    const fail = (error: JsonError) => {
+      failure ??= error;
+    };
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { fieldSize: LIMITS.fieldBytes, fields: LIMITS.fields, files: LIMITS.files, fileSize: LIMITS.fileBytes, parts: LIMITS.fields + LIMITS.files },
+      });
+    } catch (error) {
+      req.resume();
+      return reject(new JsonError(`Malformed multipart body: ${(error as Error).message}`));
+    }
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated || info.nameTruncated) fail(new JsonError(`Field ${name} is too large`, 413));
+      else fields.set(name, value);
+    });
+    parser.on('file', (field, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => fail(new JsonError(`Uploaded file is larger than the allowed limit of ${LIMITS.fileBytes / 1024 / 1024} MiB`, 413)));
+      stream.on('end', () => {
+        if (!stream.truncated) files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) });
+      });
+    });
+    parser.on('filesLimit', () => fail(new JsonError('You may only upload one file at a time')));
+    parser.on('fieldsLimit', () => fail(new JsonError(`Too many fields (limit: ${LIMITS.fields})`, 413)));
+    parser.on('partsLimit', () => fail(new JsonError('Too many parts', 413)));
+    parser.on('error', (error: Error) => {
+      req.unpipe(parser);
+      req.resume();
+      reject(new JsonError(`Malformed multipart body: ${error.message}`));
+    });
+    parser.on('close', () => (failure ? reject(failure) : resolve({ fields, files })));
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > LIMITS.bodyBytes) {
+        req.unpipe(parser);
+        req.resume();
+        reject(tooLarge());
+      }
+    });
+    req.pipe(parser);
+  });
+}

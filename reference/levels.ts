@@ -1,0 +1,31 @@
+// Feature levels: the one place that answers "does this behaviour exist at level N?".
+
+export const MAX_FEATURE_LEVEL = 415;
+export const MIN_FEATURE_LEVEL = 1;
+
+export const BEHAVIOURS = {
+  /** ignored_parameters_unsupported on every success response. */
+  ignoredParametersUnsupported: 167,
+  /** DELETE /scheduled_messages/{id}. */
+  deleteScheduledMessage: 173,
+  /** PATCH /scheduled_messages/{id}. */
+  editScheduledMessage: 184,
+  /** stream_wildcard_mentioned and topic_wildcard_mentioned; wildcard_mentioned deprecated. */
+  splitWildcardMentionFlags: 224,
+  /** `channel` as a synonym of `stream`, and `direct` of `private`, in message types. */
+  channelAndDirectTypeNames: 248,
+  /** Empty topic names are valid for channel messages. */
+  emptyTopicNames: 334,
+  /** ignored_because_not_subscribed_channels in the flags response. */
+  ignoredBecauseNotSubscribedChannels: 355,
+  /** "(no topic)" and the empty-topic display name mean the empty topic. */
+  noTopicMeansEmptyTopic: 370,
+} as const;
+
+export type Behaviour = keyof typeof BEHAVIOURS;
+
+export function has(level: number, behaviour: Behaviour): boolean {
+  return level >= BEHAVIOURS[behaviour];
+}
+
+export const ZULIP_VERSION_FOR_LEVEL = (level: number): string => `reference-fl${level}`;

@@ -1,0 +1,57 @@
+// npm start -- [--host H] [--port P] [--feature-level N] [--fixture FILE] [--profile-out FILE]
+
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { faultsFromEnvironment } from './faults.js';
+import { readFixture, targetProfile } from './fixture.js';
+import { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './levels.js';
+import { startReference } from './server.js';
+
+function fail(message: string): never {
+  process.stderr.write(`reference: ${message}\n`);
+  process.exit(2);
+}
+
+function integerOption(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) fail(`--${name} takes a whole number from ${min} to ${max}`);
+  return Number(value);
+}
+
+async function main() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'feature-level': { type: 'string' },
+        fixture: { type: 'string' },
+        'profile-out': { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const featureLevel = integerOption(values['feature-level'], 'feature-level', MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL, MAX_FEATURE_LEVEL);
+  const port = integerOption(values.port, 'port', 9991, 0, 65535);
+  let faults;
+  let fixture;
+  try {
+    faults = faultsFromEnvironment();
+    fixture = values.fixture ? readFixture(values.fixture) : readFixture();
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const reference = await startReference({ host: values.host ?? '127.0.0.1', port, featureLevel, fixture, faults }).catch((error: Error) =>
+    fail(`cannot listen: ${error.message}`),
+  );
+  if (values['profile-out']) writeFileSync(values['profile-out'], JSON.stringify(targetProfile(fixture, reference.url), null, 2) + '\n');
+  const faultNote = faults.size > 0 ? `, faults: ${[...faults].join(', ')}` : '';
+  process.stdout.write(`teamchat reference server listening on ${reference.url} (feature level ${featureLevel}${faultNote})\n`);
+  const stop = () => reference.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+void main();

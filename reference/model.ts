@@ -1,0 +1,141 @@
+// The organization's data: plain records and the maps that hold them. Nothing here knows HTTP.
+
+import type { FaultSet } from './faults.js';
+import type { RuleId } from './rules.js';
+import type { EventQueue } from './events.js';
+
+export type UserId = number & { readonly __brand: 'UserId' };
+export type ChannelId = number & { readonly __brand: 'ChannelId' };
+export type MessageId = number & { readonly __brand: 'MessageId' };
+export type DraftId = number & { readonly __brand: 'DraftId' };
+
+export type Role = 'owner' | 'administrator' | 'moderator' | 'member' | 'guest';
+export const ROLE_CODES: Record<Role, number> = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 };
+
+export type SettingValue = boolean | number | string;
+
+export interface User {
+  readonly id: UserId;
+  readonly email: string;
+  readonly fullName: string;
+  readonly apiKey: string;
+  readonly role: Role;
+  readonly dateJoined: number;
+  settings: Record<string, SettingValue>;
+  alertWords: string[];
+  /** The user's drafts, in creation order. */
+  drafts: Map<DraftId, Draft>;
+}
+
+export type DraftType = '' | 'stream' | 'private';
+
+export interface Draft {
+  readonly id: DraftId;
+  type: DraftType;
+  /** Channel drafts: [channel ID]; direct drafts: the other participants (or [self]); unaddressed: []. */
+  to: number[];
+  topic: string;
+  content: string;
+  /** Seconds, possibly fractional; reported floored. */
+  timestamp: number;
+}
+
+export interface Channel {
+  readonly id: ChannelId;
+  name: string;
+  description: string;
+  inviteOnly: boolean;
+  historyPublicToSubscribers: boolean;
+  isArchived: boolean;
+  readonly dateCreated: number;
+  readonly creatorId: UserId | null;
+  subscribers: Set<UserId>;
+}
+
+export interface Message {
+  readonly id: MessageId;
+  readonly senderId: UserId;
+  readonly recipient: { type: 'stream'; channelId: ChannelId; topic: string } | { type: 'private'; userIds: UserId[] };
+  readonly content: string;
+  readonly timestamp: number;
+  readonly client: string;
+}
+
+export interface RealmSettings {
+  name: string;
+  emptyTopicDisplayName: string;
+  maxMessageLength: number;
+  maxTopicLength: number;
+}
+
+export class Clock {
+  private offsetSeconds = 0;
+  /** Seconds since the epoch, fractional: the machine's time plus every advance. */
+  now(): number {
+    return Date.now() / 1000 + this.offsetSeconds;
+  }
+  advance(seconds: number): void {
+    this.offsetSeconds += seconds;
+  }
+}
+
+export class Realm {
+  readonly users = new Map<UserId, User>();
+  readonly usersByEmail = new Map<string, User>();
+  readonly channels = new Map<ChannelId, Channel>();
+  readonly messages = new Map<MessageId, Message>();
+  readonly queues = new Map<string, EventQueue>();
+  readonly clock = new Clock();
+  /** The base URL the server answers at, known once it listens. */
+  url = '';
+  /** What the delivery worker does when it runs: each area that delivers adds its part. */
+  readonly deliveryWorkers: Array<(realm: Realm) => void> = [];
+  private readonly counters = { user: 0, channel: 0, message: 0, draft: 0 };
+
+  constructor(
+    readonly settings: RealmSettings,
+    readonly featureLevel: number,
+    readonly faults: FaultSet,
+  ) {}
+
+  fault(rule: RuleId): boolean {
+    return this.faults.has(rule);
+  }
+
+  nextUserId(): UserId {
+    return ++this.counters.user as UserId;
+  }
+  nextChannelId(): ChannelId {
+    return ++this.counters.channel as ChannelId;
+  }
+  nextMessageId(): MessageId {
+    return ++this.counters.message as MessageId;
+  }
+  nextDraftId(): DraftId {
+    return ++this.counters.draft as DraftId;
+  }
+
+  runDeliveries(): void {
+    for (const worker of this.deliveryWorkers) worker(this);
+  }
+
+  lastMessageId(): number {
+    return this.counters.message;
+  }
+
+  addUser(user: User): void {
+    this.users.set(user.id, user);
+    this.usersByEmail.set(user.email.toLowerCase(), user);
+  }
+
+  isAdministrator(user: User): boolean {
+    return user.role === 'owner' || user.role === 'administrator';
+  }
+
+  /** A channel the user may see: public, or private with the user subscribed. */
+  channelIsAccessible(user: User, channel: Channel): boolean {
+    if (channel.isArchived) return false;
+    if (!channel.inviteOnly) return user.role !== 'guest' || channel.subscribers.has(user.id);
+    return channel.subscribers.has(user.id);
+  }
+}

@@ -1,0 +1,68 @@
+// The route table and the server: node:http, one Realm, nothing else.
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as core from './core.js';
+import * as drafts from './drafts.js';
+import type { FaultSet } from './faults.js';
+import { buildRealm, readFixture, type Fixture } from './fixture.js';
+import { createHandler, type Route } from './http.js';
+import { MAX_FEATURE_LEVEL } from './levels.js';
+import type { Realm } from './model.js';
+
+const api = (path: string) => `/api/v1${path}`;
+
+export const ROUTES: readonly Route[] = [
+  { path: api('/server_settings'), methods: { GET: core.getServerSettings, POST: core.getServerSettings }, unauthenticated: true },
+  { path: api('/register'), methods: { POST: core.register } },
+  { path: api('/events'), methods: { GET: core.getEvents, DELETE: core.deleteQueue } },
+  { path: api('/users/me'), methods: { GET: core.getOwnUser } },
+  { path: api('/settings'), methods: { PATCH: core.updateSettings } },
+  { path: api('/drafts'), methods: { GET: drafts.getDrafts, POST: drafts.createDrafts } },
+  { path: api('/drafts/{draft_id:int}'), methods: { PATCH: drafts.editDraft, DELETE: drafts.deleteDraft } },
+  { path: '/reference/clock', methods: { POST: core.advanceClock } },
+];
+
+export interface ReferenceOptions {
+  host?: string;
+  port?: number;
+  featureLevel?: number;
+  fixture?: Fixture;
+  faults?: FaultSet;
+}
+
+export interface RunningReference {
+  readonly url: string;
+  readonly realm: Realm;
+  readonly fixture: Fixture;
+  close(): Promise<void>;
+}
+
+export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
+  const fixture = options.fixture ?? readFixture();
+  const realm = buildRealm(fixture, options.featureLevel ?? MAX_FEATURE_LEVEL, options.faults ?? new Set());
+  let closeQueues!: () => void;
+  const closed = new Promise<void>((resolve) => (closeQueues = resolve));
+  const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 60_000, headersTimeout: 10_000 }, createHandler(realm, ROUTES, closed));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 9991, options.host ?? '127.0.0.1', resolve);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  realm.url = `http://${host}:${address.port}`;
+  const timer = setInterval(() => realm.runDeliveries(), 1000);
+  timer.unref();
+  return {
+    url: realm.url,
+    realm,
+    fixture,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(timer);
+        closeQueues();
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
