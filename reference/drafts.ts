@@ -32,7 +32,7 @@ export function checkDraft(realm: Realm, user: User, value: unknown, name: strin
     if (!(key in dict)) throw fieldMissing(field(key));
   }
   let type = checkString(dict.type, field('type')) as DraftType;
-  if (type === ('channel' as DraftType) && realm.fault('drafts.type-must-be-listed')) type = 'stream';
+  if (!DRAFT_TYPES.includes(type) && realm.fault('drafts.type-must-be-listed')) type = '';
   if (!DRAFT_TYPES.includes(type)) throw new JsonError(`Invalid ${field('type')}`);
   const to = checkIntList(dict.to, field('to'));
   const topic = checkString(dict.topic ?? '', field('topic'));

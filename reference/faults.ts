@@ -4,29 +4,39 @@
 
 import type { RuleId } from './rules.js';
 
-export const FAULTS: Partial<Record<RuleId, string>> = {
-  'drafts.create-returns-ids-in-order': 'ids come back reversed for batches of two or more',
-  'drafts.created-drafts-read-back': 'a channel draft is stored with its topic upper-cased',
-  'drafts.timestamp-filled-when-absent': 'a missing timestamp is stored as 0',
-  'drafts.channel-draft-needs-one-channel': 'a channel draft with two or more channel IDs is accepted',
-  'drafts.null-bytes-rejected': 'a NUL byte in a channel topic is accepted',
-  'drafts.type-must-be-listed': 'type "channel" is accepted as a channel draft',
-  'drafts.required-fields': 'a draft without topic is accepted',
-  'drafts.unaddressed-to-ignored': 'an unaddressed draft with a non-empty to is refused',
-  'drafts.drafts-parameter-optional': 'a request without drafts gets "Missing \'drafts\' argument"',
-  'drafts.event-to-other-clients': 'no drafts event is sent on create',
-  'drafts.sync-off-deletes-drafts': 'turning synchronization off keeps the drafts',
-  'drafts.sync-off-sends-no-event': 'turning synchronization off sends drafts remove events',
-  'drafts.sync-off-endpoints-refuse': 'GET /drafts answers normally while synchronization is off',
-  'drafts.error-texts': 'the one-channel error says "Exactly one channel ID is required"',
-  'drafts.invalid-audience-rejected': 'a channel draft to a missing channel is accepted',
-  'drafts.negative-timestamp-rejected': 'a negative timestamp is stored',
-  'drafts.content-normalized': 'content is stored without stripping surrounding whitespace',
-  'drafts.topic-normalized': 'the topic of a direct draft is stored',
-  'drafts.audience-normalized': 'a direct draft keeps duplicate user IDs',
-  'drafts.unknown-keys-rejected': 'unknown keys in a draft object are ignored',
-  'drafts.event-shapes': 'the drafts add event calls its list "draft"',
-  'drafts.edit-delete-follow-model': 'deleting a draft answers success but keeps it',
+export interface Fault {
+  /** What the fault makes the server do wrong. */
+  readonly does: string;
+  /** Other rules that observe the same wrong behaviour, and so may fail too. */
+  readonly alsoCaughtBy?: readonly RuleId[];
+}
+
+export const FAULTS: Partial<Record<RuleId, Fault>> = {
+  'drafts.create-returns-ids-in-order': { does: 'ids come back reversed for batches of two or more', alsoCaughtBy: ['drafts.event-shapes'] },
+  'drafts.created-drafts-read-back': {
+    does: 'a channel draft is stored with its topic upper-cased',
+    alsoCaughtBy: ['drafts.topic-normalized', 'drafts.event-shapes', 'drafts.edit-delete-follow-model'],
+  },
+  'drafts.timestamp-filled-when-absent': { does: 'a missing timestamp is stored as 0', alsoCaughtBy: ['drafts.edit-delete-follow-model'] },
+  'drafts.channel-draft-needs-one-channel': { does: 'a channel draft with two or more channel IDs is accepted', alsoCaughtBy: ['drafts.error-texts'] },
+  'drafts.null-bytes-rejected': { does: 'a NUL byte in a channel topic is accepted', alsoCaughtBy: ['drafts.error-texts'] },
+  'drafts.type-must-be-listed': { does: 'a draft of an unlisted type is stored as an unaddressed draft', alsoCaughtBy: ['drafts.error-texts'] },
+  'drafts.required-fields': { does: 'a draft without topic is accepted' },
+  'drafts.unaddressed-to-ignored': { does: 'an unaddressed draft with a non-empty to is refused', alsoCaughtBy: ['drafts.audience-normalized'] },
+  'drafts.drafts-parameter-optional': { does: 'a request without drafts gets "Missing \'drafts\' argument"' },
+  'drafts.event-to-other-clients': { does: 'no drafts event is sent on create', alsoCaughtBy: ['drafts.event-shapes'] },
+  'drafts.sync-off-deletes-drafts': { does: 'turning synchronization off keeps the drafts' },
+  'drafts.sync-off-sends-no-event': { does: 'turning synchronization off sends drafts remove events' },
+  'drafts.sync-off-endpoints-refuse': { does: 'GET /drafts answers normally while synchronization is off' },
+  'drafts.error-texts': { does: 'the one-channel error says "Exactly one channel ID is required"' },
+  'drafts.invalid-audience-rejected': { does: 'a channel draft to a missing channel is accepted' },
+  'drafts.negative-timestamp-rejected': { does: 'a negative timestamp is stored' },
+  'drafts.content-normalized': { does: 'content is stored without stripping surrounding whitespace' },
+  'drafts.topic-normalized': { does: 'the topic of a direct draft is stored', alsoCaughtBy: ['drafts.edit-delete-follow-model'] },
+  'drafts.audience-normalized': { does: 'a direct draft keeps duplicate user IDs' },
+  'drafts.unknown-keys-rejected': { does: 'unknown keys in a draft object are ignored' },
+  'drafts.event-shapes': { does: 'the drafts add event calls its list "draft"' },
+  'drafts.edit-delete-follow-model': { does: 'deleting a draft answers success but keeps it', alsoCaughtBy: ['drafts.event-shapes'] },
 };
 
 export type FaultSet = ReadonlySet<string>;

@@ -72,39 +72,12 @@ export function createHandler(realm: Realm, routes: readonly Route[], closed: Pr
 }
 
 async function handle(realm: Realm, routes: CompiledRoute[], closed: Promise<void>, req: IncomingMessage, res: ServerResponse) {
-  const url = new URL(req.url ?? '/', 'http://reference.invalid');
-  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
-  let pathname: string;
   try {
-    pathname = decodeURIComponent(url.pathname);
-  } catch {
-    return sendError(realm, res, new JsonError('Not Found', 404));
-  }
-  const route = routes.find((candidate) => candidate.pattern.test(pathname));
-  if (!route) return sendError(realm, res, new JsonError('Not Found', 404));
-  const allowed = Object.keys(route.methods).sort();
-  if (method === 'OPTIONS') {
-    res.writeHead(204, { Allow: allowed.join(', ') });
-    return void res.end();
-  }
-  const operation = route.methods[method];
-  if (!operation) {
-    res.setHeader('Allow', allowed.join(', '));
-    return sendError(realm, res, new JsonError('Method Not Allowed', 405, 'BAD_REQUEST', { allowed_methods: allowed }));
-  }
-  const match = route.pattern.exec(pathname)!;
-  const path = Object.fromEntries(route.names.map((name, index) => [name, match[index + 1]!]));
-  try {
-    const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
+    // The body is read (within the limits) before anything is answered, so that every
+    // answer, an early 401 or 404 included, leaves the connection fit for the next request.
     const body = await readBody(req);
-    const params = Params.merge(url.searchParams, body.fields);
-    const data = await operation({ realm, user: user as User, params, path, files: body.files, closed });
-    const ignored = params.ignored();
-    const response: Record<string, unknown> = { result: 'success', msg: '', ...data };
-    if (ignored.length > 0 && has(realm.featureLevel, 'ignoredParametersUnsupported')) {
-      response.ignored_parameters_unsupported = ignored;
-    }
-    send(realm, res, 200, response);
+    const data = await dispatch(realm, routes, closed, req, res, body);
+    if (data) send(realm, res, 200, data);
   } catch (error) {
     if (!(error instanceof JsonError)) throw error;
     if (error.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="zulip"');
@@ -114,6 +87,42 @@ async function handle(realm: Realm, routes: CompiledRoute[], closed: Promise<voi
     }
     sendError(realm, res, error);
   }
+}
+
+/** Routes and runs the operation; returns the success response, or null when already answered. */
+async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<void>, req: IncomingMessage, res: ServerResponse, body: Body) {
+  const url = new URL(req.url ?? '/', 'http://reference.invalid');
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.pathname);
+  } catch {
+    throw new JsonError('Not Found', 404);
+  }
+  const route = routes.find((candidate) => candidate.pattern.test(pathname));
+  if (!route) throw new JsonError('Not Found', 404);
+  const allowed = Object.keys(route.methods).sort();
+  if (method === 'OPTIONS') {
+    res.writeHead(204, { Allow: allowed.join(', ') });
+    res.end();
+    return null;
+  }
+  const operation = route.methods[method];
+  if (!operation) {
+    res.setHeader('Allow', allowed.join(', '));
+    throw new JsonError('Method Not Allowed', 405, 'BAD_REQUEST', { allowed_methods: allowed });
+  }
+  const match = route.pattern.exec(pathname)!;
+  const path = Object.fromEntries(route.names.map((name, index) => [name, match[index + 1]!]));
+  const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
+  const params = Params.merge(url.searchParams, body.fields);
+  const data = await operation({ realm, user: user as User, params, path, files: body.files, closed });
+  const ignored = params.ignored();
+  const response: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  if (ignored.length > 0 && has(realm.featureLevel, 'ignoredParametersUnsupported')) {
+    response.ignored_parameters_unsupported = ignored;
+  }
+  return response;
 }
 
 function sendError(realm: Realm, res: ServerResponse, error: JsonError): void {

@@ -24,6 +24,11 @@ export const BEHAVIOURS = {
 
 export type Behaviour = keyof typeof BEHAVIOURS;
 
+/** Levels the self-test checks the suite at: each behaviour's first level, the one before, and the ends. */
+export const BOUNDARY_LEVELS: readonly number[] = [
+  ...new Set([MIN_FEATURE_LEVEL, ...Object.values(BEHAVIOURS).flatMap((level) => [level - 1, level]), MAX_FEATURE_LEVEL]),
+].sort((a, b) => a - b);
+
 export function has(level: number, behaviour: Behaviour): boolean {
   return level >= BEHAVIOURS[behaviour];
 }

@@ -2,6 +2,7 @@
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as channels from './channels.js';
 import * as core from './core.js';
 import * as drafts from './drafts.js';
 import type { FaultSet } from './faults.js';
@@ -18,6 +19,7 @@ export const ROUTES: readonly Route[] = [
   { path: api('/events'), methods: { GET: core.getEvents, DELETE: core.deleteQueue } },
   { path: api('/users/me'), methods: { GET: core.getOwnUser } },
   { path: api('/settings'), methods: { PATCH: core.updateSettings } },
+  { path: api('/users/me/subscriptions'), methods: { GET: channels.getSubscriptions } },
   { path: api('/drafts'), methods: { GET: drafts.getDrafts, POST: drafts.createDrafts } },
   { path: api('/drafts/{draft_id:int}'), methods: { PATCH: drafts.editDraft, DELETE: drafts.deleteDraft } },
   { path: '/reference/clock', methods: { POST: core.advanceClock } },
@@ -44,6 +46,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   let closeQueues!: () => void;
   const closed = new Promise<void>((resolve) => (closeQueues = resolve));
   const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 60_000, headersTimeout: 10_000 }, createHandler(realm, ROUTES, closed));
+  // A request that is not even HTTP still gets a JSON error, then the connection ends.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify({ result: 'error', msg: `Malformed HTTP request: ${error.code ?? error.message}`, code: 'BAD_REQUEST' }) + '\n';
+    socket.end(`HTTP/1.1 ${status} Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 9991, options.host ?? '127.0.0.1', resolve);

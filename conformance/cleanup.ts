@@ -1,0 +1,28 @@
+// Removing what the run created and putting back what it changed: at the end of the run, also
+// after a failure or an interrupt. A cleanup problem is reported apart, never as a rule result.
+
+export class Cleanup {
+  private readonly steps: Array<{ what: string; run: () => Promise<unknown> }> = [];
+  readonly problems: string[] = [];
+
+  /** Registers a step for the end of the run; the last registered runs first. */
+  atEnd(what: string, run: () => Promise<unknown>): void {
+    this.steps.push({ what, run });
+  }
+
+  /** Runs a step now; a problem is noted, not thrown. */
+  async now(what: string, run: () => Promise<unknown>): Promise<void> {
+    try {
+      await run();
+    } catch (error) {
+      this.problems.push(`${what}: ${(error as Error).message}`);
+    }
+  }
+
+  async runAll(): Promise<void> {
+    while (this.steps.length > 0) {
+      const step = this.steps.pop()!;
+      await this.now(step.what, step.run);
+    }
+  }
+}

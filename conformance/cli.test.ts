@@ -1,0 +1,93 @@
+// The conformance CLI as a user runs it: the embedded reference, reports, exit codes, replay.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startReference } from '../reference/server.js';
+import { readFixture, targetProfile } from '../reference/fixture.js';
+
+const main = new URL('./main.js', import.meta.url).pathname;
+const directory = mkdtempSync(join(tmpdir(), 'teamchat-cli-'));
+
+function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [main, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+test('against the embedded reference: exit 0, a JSON report of the contract\'s shape, JUnit', async () => {
+  const json = join(directory, 'report.json');
+  const junit = join(directory, 'report.xml');
+  const result = await run(['--runs', '5', '--seed', '42', '--json', json, '--junit', junit]);
+  assert.is(result.code, 0, result.stdout + result.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8'));
+  assert.is(report.seed, 42);
+  assert.is(report.feature_level, 415);
+  assert.type(report.target, 'string');
+  for (const rule of report.rules) {
+    assert.ok(['pass', 'skip'].includes(rule.status), JSON.stringify(rule));
+    assert.ok(['must', 'decision'].includes(rule.severity));
+    assert.type(rule.message, 'string');
+    assert.is(rule.counterexample, null);
+  }
+  assert.ok(report.rules.some((rule: any) => rule.severity === 'decision' && rule.status === 'skip' && /--decisions/.test(rule.message)));
+  assert.equal(Object.keys(report.summary).sort(), ['error', 'fail', 'pass', 'skip']);
+  assert.match(readFileSync(junit, 'utf8'), /<testsuites name="teamchat-conformance"/);
+  assert.match(result.stdout, /rules: \d+ pass, 0 fail/);
+});
+
+test('a failing rule: exit 1, a counterexample with curl lines, and a replay that fails again', async () => {
+  const json = join(directory, 'failing.json');
+  const env = { TEAMCHAT_FAULTS: 'drafts.channel-draft-needs-one-channel' };
+  const result = await run(['--runs', '20', '--seed', '7', '--only', 'drafts.channel-draft', '--json', json], env);
+  assert.is(result.code, 1, result.stdout + result.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8'));
+  const [rule] = report.rules;
+  assert.is(rule.status, 'fail');
+  assert.match(rule.counterexample.requests[0], /^curl -sS -u "\$TEAMCHAT_MEMBER_EMAIL:\$TEAMCHAT_MEMBER_API_KEY" /);
+  for (const user of readFixture().users) assert.not.ok(readFileSync(json, 'utf8').includes(user.api_key));
+  const replay = /replay: npm run conformance -- (.*)/.exec(result.stdout)![1]!;
+  const args = replay.match(/'[^']*'|\S+/g)!.map((arg) => arg.replace(/^'|'$/g, ''));
+  const again = await run([...args, '--json', json], env);
+  assert.is(again.code, 1, again.stdout);
+  const replayed = JSON.parse(readFileSync(json, 'utf8')).rules[0];
+  assert.is(replayed.counterexample.input, rule.counterexample.input, 'the replay shows the same counterexample');
+});
+
+test('an unreachable target or a refused credential ends the run with exit 2', async () => {
+  const reference = await startReference({ port: 0 });
+  const profile = targetProfile(reference.fixture, reference.url);
+  const profilePath = join(directory, 'profile.json');
+  writeFileSync(profilePath, JSON.stringify(profile));
+  try {
+    const refused = await run(['--profile', profilePath], { TEAMCHAT_OTHER_API_KEY: 'x'.repeat(32) });
+    assert.is(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /credentials of 'other' were refused/);
+    assert.not.match(refused.stdout + refused.stderr, new RegExp(profile.users.other.api_key));
+  } finally {
+    await reference.close();
+  }
+  const unreachable = await run(['--profile', profilePath, '--target', 'http://127.0.0.1:9']);
+  assert.is(unreachable.code, 2);
+  assert.match(unreachable.stderr, /unreachable/);
+  const usage = await run(['--runs', 'many']);
+  assert.is(usage.code, 2);
+});
+
+test('the expectations file turns a known failure into an expected one', async () => {
+  const expectations = join(directory, 'expect.json');
+  writeFileSync(expectations, JSON.stringify({ server: 'test', expected_failures: { 'drafts.drafts-parameter-optional': 'known' } }));
+  const result = await run(['--runs', '3', '--only', 'drafts.drafts-parameter', '--expect', expectations], { TEAMCHAT_FAULTS: 'drafts.drafts-parameter-optional' });
+  assert.is(result.code, 0, result.stdout);
+  assert.match(result.stdout, /xfail drafts\.drafts-parameter-optional/);
+});
+
+test.run();

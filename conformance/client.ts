@@ -1,0 +1,191 @@
+// The suite's HTTP client: undici with a keep-alive pool. Every exchange is recorded so that a
+// failing check can show its requests as curl lines; credentials never leave this file except
+// as references to environment variables.
+
+import { Pool } from 'undici';
+
+export type Role = 'admin' | 'member' | 'other';
+export const ROLES: readonly Role[] = ['admin', 'member', 'other'];
+
+export interface Credentials {
+  readonly email: string;
+  readonly api_key: string;
+}
+
+export type ParamValue = string | number | boolean | null | readonly unknown[] | Record<string, unknown>;
+export type ParamList = Record<string, ParamValue | undefined>;
+
+export interface Exchange {
+  readonly as: Role | null;
+  readonly method: string;
+  readonly url: string;
+  readonly form: ReadonlyArray<readonly [string, string]>;
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export interface Response {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body, or null when the body is not JSON. */
+  readonly body: any;
+  readonly text: string;
+}
+
+/** A problem of the harness or the network, never the server's failure. */
+export class HarnessError extends Error {}
+
+export interface ClientOptions {
+  /** Requests per second at most; 0 for no bound. */
+  readonly rate: number;
+  readonly timeoutMs: number;
+}
+
+const ENV_NAMES: Record<Role, string> = { admin: 'ADMIN', member: 'MEMBER', other: 'OTHER' };
+
+export class Client {
+  private readonly pool: Pool;
+  private readonly prefix: string;
+  private nextSlot = 0;
+  private recording: Exchange[] | null = null;
+  /** The last exchanges, for a violation found outside a property. */
+  private history: Exchange[] = [];
+  /** Every exchange of the run, for the request count. */
+  count = 0;
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly credentials: Readonly<Record<Role, Credentials>>,
+    private readonly options: ClientOptions,
+  ) {
+    const url = new URL(baseUrl);
+    this.prefix = url.pathname.replace(/\/$/, '');
+    this.pool = new Pool(url.origin, {
+      connections: 4,
+      keepAliveTimeout: 4000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connectTimeout: options.timeoutMs,
+    });
+  }
+
+  startRecording(): Exchange[] {
+    this.recording = [];
+    return this.recording;
+  }
+
+  /** The exchanges since the last call, at most the last 16. */
+  takeHistory(): Exchange[] {
+    const history = this.history;
+    this.history = [];
+    return history;
+  }
+
+  stopRecording(): Exchange[] {
+    const recorded = this.recording ?? [];
+    this.recording = null;
+    return recorded;
+  }
+
+  /** A call to the API as one of the profile's users, or without credentials (null). */
+  async call(as: Role | null, method: string, path: string, params: ParamList = {}): Promise<Response> {
+    const form = encodeForm(params);
+    const apiPath = path.startsWith('/reference/') ? path : `/api/v1${path}`;
+    const query = method === 'GET' && form.length > 0 ? `?${new URLSearchParams(form as [string, string][])}` : '';
+    const headers: Record<string, string> = { 'user-agent': 'teamchat-conformance' };
+    if (as !== null) {
+      const { email, api_key } = this.credentials[as];
+      headers.authorization = `Basic ${Buffer.from(`${email}:${api_key}`).toString('base64')}`;
+    }
+    let body: string | undefined;
+    if (method !== 'GET') {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(form as [string, string][]).toString();
+    }
+    for (let attempt = 0; ; attempt++) {
+      await this.waitForSlot();
+      const response = await this.send(method, this.prefix + apiPath + query, headers, body);
+      this.count++;
+      if (response.status === 429 && attempt < 5) {
+        await sleep(retryAfterMs(response));
+        continue;
+      }
+      const exchange = { as, method, url: this.baseUrl.replace(/\/$/, '') + apiPath, form, status: response.status, body: response.body ?? response.text };
+      this.recording?.push(exchange);
+      this.history.push(exchange);
+      if (this.history.length > 16) this.history.shift();
+      return response;
+    }
+  }
+
+  private async send(method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Response> {
+    try {
+      const response = await this.pool.request({ method, path, headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      const text = await response.body.text();
+      let parsed: unknown = null;
+      if (String(response.headers['content-type'] ?? '').includes('json')) {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = null;
+        }
+      }
+      return { status: response.statusCode, headers: response.headers, body: parsed, text };
+    } catch (error) {
+      throw new HarnessError(`${method} ${path}: ${(error as Error).message}`);
+    }
+  }
+
+  private async waitForSlot(): Promise<void> {
+    if (this.options.rate <= 0) return;
+    const now = Date.now();
+    const slot = Math.max(now, this.nextSlot);
+    this.nextSlot = slot + 1000 / this.options.rate;
+    if (slot > now) await sleep(slot - now);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+function retryAfterMs(response: Response): number {
+  const header = Number(response.headers['retry-after']);
+  const field = Number(response.body?.['retry-after']);
+  const seconds = Number.isFinite(header) && header > 0 ? header : Number.isFinite(field) && field > 0 ? field : 1;
+  return Math.min(seconds, 60) * 1000;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Strings go as they are; everything else as JSON, as Zulip's clients send them. */
+export function encodeForm(params: ParamList): Array<readonly [string, string]> {
+  const form: Array<readonly [string, string]> = [];
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    form.push([name, typeof value === 'string' ? value : JSON.stringify(value)]);
+  }
+  return form;
+}
+
+const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** A curl command that repeats the exchange; credentials are environment variables. */
+export function curlLine(exchange: Exchange): string {
+  const parts = ['curl', '-sS'];
+  if (exchange.method !== 'GET' && exchange.method !== 'POST') parts.push('-X', exchange.method);
+  if (exchange.method === 'GET' && exchange.form.length > 0) parts.push('-G');
+  if (exchange.as !== null) {
+    const name = ENV_NAMES[exchange.as];
+    parts.push('-u', `"$TEAMCHAT_${name}_EMAIL:$TEAMCHAT_${name}_API_KEY"`);
+  }
+  parts.push(shellQuote(exchange.url));
+  for (const [name, value] of exchange.form) {
+    // A value the shell cannot carry (NUL, control characters) goes percent-encoded.
+    if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)) parts.push('--data-raw', shellQuote(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`));
+    else parts.push('--data-urlencode', shellQuote(`${name}=${value}`));
+  }
+  return parts.join(' ');
+}

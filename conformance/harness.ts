@@ -1,0 +1,201 @@
+// Checks and their outcomes. A check tests one rule. It passes when it returns, fails when it
+// throws a Violation (the server broke the rule), skips when it throws a Skip, and anything
+// else it throws (a network problem, a bug of ours) is an error, never the server's failure.
+
+import fc from 'fast-check';
+import { ruleAppliesAt, ruleById, type Rule, type RuleId } from '../reference/rules.js';
+import { Client, HarnessError, curlLine, type Exchange, type Response, type Role } from './client.js';
+import type { Cleanup } from './cleanup.js';
+import type { Probe } from './probe.js';
+
+export type Status = 'pass' | 'fail' | 'skip' | 'error';
+
+export interface Counterexample {
+  /** The shrunk input, as fast-check prints it. */
+  readonly input: string | null;
+  readonly seed: number;
+  readonly path: string | null;
+  readonly requests: string[];
+  readonly exchanges: Exchange[];
+}
+
+export interface RuleResult {
+  readonly id: RuleId;
+  readonly severity: Rule['severity'];
+  readonly section: string;
+  readonly title: string;
+  status: Status;
+  message: string;
+  counterexample: Counterexample | null;
+  duration_ms: number;
+  expected?: boolean;
+}
+
+export class Violation extends Error {
+  constructor(
+    message: string,
+    readonly counterexample: Counterexample | null = null,
+  ) {
+    super(message);
+  }
+}
+
+export class Skip extends Error {}
+
+export type Capability = 'events' | 'reference-clock' | 'channel';
+
+export interface Check {
+  readonly rule: RuleId;
+  readonly needs: readonly Capability[];
+  run(context: Context): Promise<void>;
+}
+
+export function check(rule: RuleId, run: (context: Context) => Promise<void>, needs: readonly Capability[] = []): Check {
+  if (!ruleById(rule)) throw new Error(`check for unknown rule ${rule}`);
+  return { rule, needs, run };
+}
+
+export interface RunOptions {
+  readonly seed: number;
+  readonly runs: number;
+  readonly replayPath: string | null;
+  /** Also check decisions: what Zulip does where the spec is silent. */
+  readonly decisions: boolean;
+  /** How long to wait for an event before deciding it did not come. */
+  readonly eventWaitMs: number;
+}
+
+export class Context {
+  constructor(
+    readonly client: Client,
+    readonly probe: Probe,
+    readonly options: RunOptions,
+    readonly prefix: string,
+    readonly cleanup: Cleanup,
+  ) {}
+
+  get level(): number {
+    return this.probe.featureLevel;
+  }
+
+  call(as: Role | null, method: string, path: string, params?: Parameters<Client['call']>[3]): Promise<Response> {
+    return this.client.call(as, method, path, params);
+  }
+
+  /**
+   * Runs a fast-check property against the target. A failure is shrunk, then its smallest
+   * input is run once more to record the requests that show it.
+   */
+  async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs = this.options.runs): Promise<void> {
+    const parameters: fc.Parameters<[T]> = { seed: this.options.seed, numRuns: runs };
+    if (this.options.replayPath) Object.assign(parameters, { path: this.options.replayPath, endOnFailure: true });
+    const details = await fc.check(fc.asyncProperty(arbitrary, predicate), parameters);
+    if (!details.failed) return;
+    const error = details.errorInstance;
+    if (!(error instanceof Violation)) throw error instanceof Error ? error : new HarnessError(String(error));
+    const value = details.counterexample![0];
+    this.client.startRecording();
+    let replayed: unknown = null;
+    try {
+      await predicate(value);
+    } catch (caught) {
+      replayed = caught;
+    }
+    const exchanges = this.client.stopRecording();
+    const message = replayed instanceof Violation ? replayed.message : error.message;
+    throw new Violation(message, {
+      // The run prefix differs from run to run; the input is shown without it.
+      input: fc.stringify(value).replaceAll(this.prefix, '{prefix}'),
+      seed: details.seed,
+      path: details.counterexamplePath,
+      requests: exchanges.map(curlLine),
+      exchanges,
+    });
+  }
+}
+
+// ---- Assertions on responses -------------------------------------------------------------
+
+export function expect(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Violation(message);
+}
+
+const describe = (response: Response) => `${response.status} ${response.body ? JSON.stringify(response.body) : JSON.stringify(response.text.slice(0, 200))}`;
+
+/** A JSON success response; returns its body. */
+export function succeeded(response: Response, what: string): any {
+  expect(response.status < 500, `${what}: server error ${describe(response)}`);
+  expect(response.status >= 200 && response.status < 300 && response.body?.result === 'success', `${what}: expected success, got ${describe(response)}`);
+  return response.body;
+}
+
+/** A JSON error response with a 4xx status; returns its body. */
+export function refused(response: Response, what: string): any {
+  expect(response.status < 500, `${what}: server error ${describe(response)}`);
+  expect(response.body?.result === 'error' && response.status >= 400, `${what}: expected a JSON error, got ${describe(response)}`);
+  expect(typeof response.body.msg === 'string', `${what}: error without msg: ${describe(response)}`);
+  return response.body;
+}
+
+/** An error response with exactly this status, code and text (a decision's Zulip behaviour). */
+export function refusedExactly(response: Response, what: string, msg: string, status = 400, code = 'BAD_REQUEST'): any {
+  const body = refused(response, what);
+  expect(response.status === status, `${what}: expected HTTP ${status}, got ${describe(response)}`);
+  expect(body.code === code, `${what}: expected code ${code}, got ${describe(response)}`);
+  expect(body.msg === msg, `${what}: expected msg ${JSON.stringify(msg)}, got ${describe(response)}`);
+  return body;
+}
+
+// ---- Running checks ---------------------------------------------------------------------------
+
+export function applicability(rule: Rule, check: Check, probe: Probe, options: RunOptions): string | null {
+  if (!ruleAppliesAt(rule, probe.featureLevel)) {
+    return rule.before !== undefined && probe.featureLevel >= rule.before
+      ? `describes servers below feature level ${rule.before}; the target is at ${probe.featureLevel}`
+      : `starts at feature level ${rule.since}; the target is at ${probe.featureLevel}`;
+  }
+  if (rule.severity === 'decision' && !options.decisions) {
+    return 'a decision where the spec is silent (Zulip\'s behaviour); run with --decisions to check it';
+  }
+  for (const capability of check.needs) {
+    const missing = probe.missing[capability];
+    if (missing) return missing;
+  }
+  return null;
+}
+
+export async function runCheck(check: Check, context: Context): Promise<RuleResult> {
+  const rule = ruleById(check.rule)!;
+  const result: RuleResult = {
+    id: check.rule, severity: rule.severity, section: rule.section, title: rule.title,
+    status: 'pass', message: '', counterexample: null, duration_ms: 0,
+  };
+  const started = performance.now();
+  context.client.takeHistory();
+  const skipReason = applicability(rule, check, context.probe, context.options);
+  if (skipReason) {
+    result.status = 'skip';
+    result.message = skipReason;
+    return result;
+  }
+  try {
+    await check.run(context);
+  } catch (error) {
+    if (error instanceof Violation) {
+      result.status = 'fail';
+      result.message = error.message;
+      const recent = context.client.takeHistory();
+      result.counterexample = error.counterexample ?? { input: null, seed: context.options.seed, path: null, requests: recent.map(curlLine), exchanges: recent };
+    } else if (error instanceof Skip) {
+      result.status = 'skip';
+      result.message = error.message;
+    } else {
+      result.status = 'error';
+      result.message = error instanceof HarnessError ? error.message : `harness error: ${(error as Error)?.stack ?? String(error)}`;
+    }
+  } finally {
+    context.client.stopRecording();
+  }
+  result.duration_ms = Math.round(performance.now() - started);
+  return result;
+}

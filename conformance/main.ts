@@ -1,0 +1,169 @@
+// npm run conformance -- [--target URL] [--profile FILE] [--seed N] [--runs N] [--only PATTERN]
+//                        [--json FILE] [--junit FILE] [--decisions] [--expect FILE] [--replay PATH]
+//                        [--rate N] [--timeout MS] [--reference-level N]
+// Exit 0: no rule failed; 1: a rule failed; 2: the run could not be made.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ROLES, type Credentials, type Role } from './client.js';
+import { ProbeFailure } from './probe.js';
+import { consoleSummary, junit, unexpectedFailures } from './report.js';
+import { runSuite, type Expectations } from './suite.js';
+
+class UsageError extends Error {}
+
+const HELP = `Usage: npm run conformance -- [options]
+
+  --target URL         the server to check (default: start the embedded reference)
+  --profile FILE       the target profile: base_url and the admin, member, other users
+  --seed N             fast-check seed; replays the same cases against the same state
+  --runs N             runs per property (default 50; small for staging smoke runs)
+  --only PATTERN       only rules whose ID contains PATTERN, or matches it with * globs
+  --json FILE          write the JSON report
+  --junit FILE         write a JUnit XML report
+  --decisions          also check decisions: Zulip's behaviour where the spec is silent
+  --expect FILE        an expectations file: failures it lists do not fail the run
+  --replay PATH        with --seed and --only: replay the counterexample path of a failure
+  --rate N             at most N requests per second (default 20 for --target, none for the
+                       embedded reference; 0: no bound)
+  --timeout MS         per-request timeout (default 15000)
+  --event-wait MS      how long to wait for an event before deciding it did not come
+                       (default 2000 for --target, 300 for the embedded reference)
+  --reference-level N  feature level of the embedded reference
+
+Environment: TEAMCHAT_TARGET, TEAMCHAT_{ADMIN,MEMBER,OTHER}_{EMAIL,API_KEY} override the profile.`;
+
+function wholeNumber(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} takes a whole number`);
+  return Number(value);
+}
+
+interface Profile {
+  base_url?: string;
+  users?: Partial<Record<Role, Partial<Credentials>>>;
+}
+
+function readJson<T>(path: string, what: string): T {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch (error) {
+    throw new UsageError(`cannot read ${what} ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** The profile file, then the environment over it. */
+function credentialsFrom(profile: Profile): Record<Role, Credentials> {
+  const credentials = {} as Record<Role, Credentials>;
+  for (const role of ROLES) {
+    const name = role.toUpperCase();
+    const email = process.env[`TEAMCHAT_${name}_EMAIL`] ?? profile.users?.[role]?.email;
+    const api_key = process.env[`TEAMCHAT_${name}_API_KEY`] ?? profile.users?.[role]?.api_key;
+    if (!email || !api_key) throw new UsageError(`no credentials for '${role}': give a --profile or TEAMCHAT_${name}_EMAIL and TEAMCHAT_${name}_API_KEY`);
+    credentials[role] = { email, api_key };
+  }
+  return credentials;
+}
+
+async function startEmbeddedReference(level: number | undefined): Promise<{ url: string; profile: Profile; child: ChildProcess }> {
+  const directory = mkdtempSync(join(tmpdir(), 'teamchat-'));
+  const profilePath = join(directory, 'profile.json');
+  const args = [new URL('../reference/main.js', import.meta.url).pathname, '--port', '0', '--profile-out', profilePath];
+  if (level !== undefined) args.push('--feature-level', String(level));
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /http:\/\/[^\s)]+/.exec(output);
+      if (match) resolve(match[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`the embedded reference exited with ${code}: ${output}`)));
+  });
+  return { url, profile: readJson<Profile>(profilePath, 'profile'), child };
+}
+
+function parseArguments<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
+  }
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArguments({
+    options: {
+      target: { type: 'string' }, profile: { type: 'string' }, seed: { type: 'string' }, runs: { type: 'string' },
+      only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, decisions: { type: 'boolean' },
+      expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
+      'reference-level': { type: 'string' }, help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  const seed = wholeNumber(values.seed, 'seed') ?? Math.floor(Math.random() * 2 ** 31);
+  const runs = wholeNumber(values.runs, 'runs') ?? 50;
+  if (runs < 1) throw new UsageError('--runs takes at least 1');
+  const expectations = values.expect ? readJson<Expectations>(values.expect, 'expectations file') : null;
+  if (expectations && typeof expectations.expected_failures !== 'object') throw new UsageError(`${values.expect} has no expected_failures object`);
+  const profile: Profile = values.profile ? readJson<Profile>(values.profile, 'profile') : {};
+  let target = values.target ?? process.env.TEAMCHAT_TARGET ?? profile.base_url;
+  let embedded: Awaited<ReturnType<typeof startEmbeddedReference>> | null = null;
+  if (!target) {
+    embedded = await startEmbeddedReference(wholeNumber(values['reference-level'], 'reference-level'));
+    target = embedded.url;
+    Object.assign(profile, embedded.profile);
+  }
+  const credentials = credentialsFrom(profile);
+  let interrupted = false;
+  process.on('SIGINT', () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    process.stderr.write('\ninterrupted: finishing the current check, then cleaning up (Ctrl-C again to stop at once)\n');
+  });
+  process.stdout.write(`teamchat-conformance: checking ${target} with seed ${seed}, ${runs} runs per property\n`);
+  try {
+    const report = await runSuite({
+      target, credentials, embedded: embedded !== null, seed, runs, only: values.only ?? null,
+      replayPath: values.replay ?? null, decisions: values.decisions ?? false,
+      rate: wholeNumber(values.rate, 'rate') ?? (embedded ? 0 : 20),
+      timeoutMs: wholeNumber(values.timeout, 'timeout') ?? 15_000,
+      eventWaitMs: wholeNumber(values['event-wait'], 'event-wait') ?? (embedded ? 300 : 2000),
+      expectations,
+      interrupted: () => interrupted,
+      onResult: (result) => {
+        const mark = result.status === 'fail' && result.expected ? 'xfail' : result.status;
+        process.stdout.write(`  ${mark.padEnd(5)} ${result.id}${result.status === 'skip' ? `: ${result.message}` : ''} (${result.duration_ms} ms)\n`);
+      },
+    });
+    if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2) + '\n');
+    if (values.junit) writeFileSync(values.junit, junit(report));
+    process.stdout.write(consoleSummary(report) + '\n');
+    if (report.rules.length === 0) {
+      process.stderr.write(`no rule matches --only ${values.only}\n`);
+      return 2;
+    }
+    if (interrupted) return 130;
+    return unexpectedFailures(report).length > 0 ? 1 : 0;
+  } finally {
+    embedded?.child.kill('SIGTERM');
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ProbeFailure) {
+      process.stderr.write(`teamchat-conformance: ${(error as Error).message}\n`);
+    } else {
+      process.stderr.write(`teamchat-conformance: ${(error as Error)?.stack ?? String(error)}\n`);
+    }
+    process.exit(2);
+  },
+);

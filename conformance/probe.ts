@@ -1,0 +1,85 @@
+// What the suite learns about the target before it checks anything: its feature level, its
+// limits and empty-topic display name (from /register), who the profile's users are, and
+// which capabilities it offers. A target that cannot be reached, or that refuses a credential,
+// ends the run (exit 2).
+
+import { HarnessError, ROLES, type Client, type Role } from './client.js';
+import type { Capability } from './harness.js';
+
+export interface ProbedUser {
+  readonly id: number;
+  readonly email: string;
+  readonly fullName: string;
+}
+
+export interface Probe {
+  readonly featureLevel: number;
+  readonly zulipVersion: string;
+  readonly users: Readonly<Record<Role, ProbedUser>>;
+  readonly maxMessageLength: number;
+  readonly maxTopicLength: number;
+  readonly emptyTopicDisplayName: string;
+  /** Channels the member is subscribed to when the run starts. */
+  readonly memberChannels: ReadonlyArray<{ readonly id: number; readonly name: string }>;
+  /** For each capability the target lacks, why. */
+  readonly missing: Partial<Record<Capability, string>>;
+}
+
+export class ProbeFailure extends Error {}
+
+async function unreachable<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof HarnessError) throw new ProbeFailure(`target unreachable: ${what}: ${error.message}`);
+    throw error;
+  }
+}
+
+export async function probeTarget(client: Client): Promise<Probe> {
+  const settings = await unreachable('GET /server_settings', () => client.call(null, 'GET', '/server_settings'));
+  if (settings.body?.result !== 'success' || typeof settings.body.zulip_version !== 'string') {
+    throw new ProbeFailure(`not a Zulip-compatible server: GET /server_settings answered ${settings.status} ${settings.text.slice(0, 200)}`);
+  }
+  const users = {} as Record<Role, ProbedUser>;
+  for (const role of ROLES) {
+    const me = await unreachable('GET /users/me', () => client.call(role, 'GET', '/users/me'));
+    if (me.status === 401 || me.body?.result !== 'success') {
+      throw new ProbeFailure(`the credentials of '${role}' were refused: ${me.status} ${me.body?.msg ?? me.text.slice(0, 200)}`);
+    }
+    users[role] = { id: me.body.user_id, email: me.body.email, fullName: me.body.full_name };
+    if (role === 'admin' && me.body.is_admin !== true) throw new ProbeFailure(`'admin' (${me.body.email}) is not an organization administrator`);
+  }
+  if (users.member.id === users.other.id) throw new ProbeFailure(`'member' and 'other' are the same user; the profile needs two distinct members`);
+
+  const registered = await unreachable('POST /register', () =>
+    client.call('member', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['realm', 'realm_user'] }),
+  );
+  const missing: Partial<Record<Capability, string>> = {};
+  const state = registered.body ?? {};
+  if (state.result !== 'success') throw new ProbeFailure(`POST /register failed: ${registered.status} ${registered.text.slice(0, 200)}`);
+  await client.call('member', 'DELETE', '/events', { queue_id: state.queue_id }).catch(() => undefined);
+  if (typeof state.max_message_length !== 'number' || typeof state.max_topic_length !== 'number') {
+    throw new ProbeFailure('POST /register carries no max_message_length or max_topic_length');
+  }
+  const level = Number(settings.body.zulip_feature_level ?? 0);
+  if (settings.body.reference_clock !== true) missing['reference-clock'] = 'the target offers no reference clock (server_settings.reference_clock)';
+
+  const subscriptions = await unreachable('GET /users/me/subscriptions', () => client.call('member', 'GET', '/users/me/subscriptions'));
+  const memberChannels = subscriptions.body?.result === 'success'
+    ? (subscriptions.body.subscriptions as Array<{ stream_id: number; name: string }>).map((sub) => ({ id: sub.stream_id, name: sub.name }))
+    : [];
+  if (memberChannels.length === 0) missing.channel = `'member' is subscribed to no channel (GET /users/me/subscriptions: ${subscriptions.status})`;
+
+  return {
+    featureLevel: level,
+    zulipVersion: settings.body.zulip_version,
+    users,
+    maxMessageLength: state.max_message_length,
+    maxTopicLength: state.max_topic_length,
+    // Servers below feature level 334 have no empty topics, and no display name for them.
+    emptyTopicDisplayName: typeof state.realm_empty_topic_display_name === 'string' ? state.realm_empty_topic_display_name : '',
+    memberChannels,
+    missing,
+  };
+}

@@ -1,0 +1,67 @@
+// The suite tests itself: it passes against the reference at every boundary feature level,
+// and it fails the right rule for every seeded fault.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { FAULTS } from '../reference/faults.js';
+import { readFixture, targetProfile } from '../reference/fixture.js';
+import { BOUNDARY_LEVELS } from '../reference/levels.js';
+import { RULES } from '../reference/rules.js';
+import { startReference, type ReferenceOptions } from '../reference/server.js';
+import { CHECKS } from './checks.js';
+import type { Report } from './report.js';
+import { runSuite } from './suite.js';
+
+async function suiteAgainstReference(options: ReferenceOptions, runs: number, only: string | null = null): Promise<Report> {
+  const reference = await startReference({ port: 0, ...options });
+  try {
+    const profile = targetProfile(reference.fixture, reference.url);
+    return await runSuite({
+      target: reference.url, credentials: profile.users, embedded: true, seed: 20261122, runs, only, replayPath: null,
+      decisions: true, rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null,
+    });
+  } finally {
+    await reference.close();
+  }
+}
+
+const fixture = readFixture();
+
+const notPassing = (report: Report) => report.rules.filter((rule) => rule.status !== 'pass').map((rule) => `${rule.id}: ${rule.status} ${rule.message}`);
+
+test('every rule of the catalog has exactly one check, and every check a rule', () => {
+  const checked = CHECKS.map((check) => check.rule);
+  assert.equal([...checked].sort(), RULES.map((rule) => rule.id).sort());
+});
+
+test('every rule has a seeded fault named after it', () => {
+  const missing = RULES.map((rule) => rule.id).filter((id) => !(id in FAULTS));
+  assert.equal(missing, []);
+});
+
+for (const level of BOUNDARY_LEVELS) {
+  test(`the suite passes against the reference at feature level ${level}`, async () => {
+    const report = await suiteAgainstReference({ featureLevel: level }, 5);
+    assert.equal(notPassing(report).filter((line) => !line.includes(': skip starts at feature level')), []);
+    assert.is(report.feature_level, level);
+    assert.ok(report.summary.pass > 0);
+  });
+}
+
+for (const [rule, fault] of Object.entries(FAULTS)) {
+  test(`the fault ${rule} (${fault!.does}) fails its rule and only the rules that observe it`, async () => {
+    const area = rule.split('.')[0];
+    const report = await suiteAgainstReference({ faults: new Set([rule]) }, 10, `${area}.*`);
+    const byId = new Map(report.rules.map((result) => [result.id, result]));
+    assert.is(byId.get(rule as never)?.status, 'fail', `${rule} was not caught: ${JSON.stringify(byId.get(rule as never))}`);
+    const allowed = new Set<string>([rule, ...(fault!.alsoCaughtBy ?? [])]);
+    const unexpected = report.rules.filter((result) => result.status !== 'pass' && !allowed.has(result.id));
+    assert.equal(unexpected.map((result) => `${result.id}: ${result.status} ${result.message}`), []);
+    const counterexample = byId.get(rule as never)!.counterexample;
+    assert.ok(counterexample && counterexample.requests.length > 0, 'a failure carries the requests that show it');
+    const text = JSON.stringify(report);
+    for (const user of fixture.users) assert.not.ok(text.includes(user.api_key), 'no API key in the report');
+  });
+}
+
+test.run();

@@ -1,0 +1,97 @@
+// One run of the suite against one target: probe, run the selected checks one after another,
+// clean up, report.
+
+import { randomBytes } from 'node:crypto';
+import { Client, type Credentials, type Role } from './client.js';
+import { Cleanup } from './cleanup.js';
+import { CHECKS } from './checks.js';
+import { Context, runCheck, type RuleResult } from './harness.js';
+import { probeTarget, type Probe } from './probe.js';
+import { summarize, type Report } from './report.js';
+
+export interface Expectations {
+  readonly server?: string;
+  /** Rule ID → why this server is known to fail it. */
+  readonly expected_failures: Readonly<Record<string, string>>;
+}
+
+export interface SuiteOptions {
+  readonly target: string;
+  readonly credentials: Readonly<Record<Role, Credentials>>;
+  readonly embedded: boolean;
+  readonly seed: number;
+  readonly runs: number;
+  readonly only: string | null;
+  readonly replayPath: string | null;
+  readonly decisions: boolean;
+  /** Requests per second at most; 0 for no bound. */
+  readonly rate: number;
+  readonly timeoutMs: number;
+  readonly eventWaitMs: number;
+  readonly expectations: Expectations | null;
+  readonly onResult?: (result: RuleResult) => void;
+  readonly interrupted?: () => boolean;
+}
+
+/** `--only`: a glob with * over rule IDs, or else a part of an ID. */
+export function ruleMatcher(pattern: string | null): (id: string) => boolean {
+  if (!pattern) return () => true;
+  if (!pattern.includes('*')) return (id) => id.includes(pattern);
+  const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const regex = new RegExp(`^${source}$`);
+  return (id) => regex.test(id);
+}
+
+export function runPrefix(): string {
+  return `tcc${randomBytes(4).toString('hex')}`;
+}
+
+export async function runSuite(options: SuiteOptions): Promise<Report> {
+  const started = performance.now();
+  const client = new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs });
+  const cleanup = new Cleanup();
+  const prefix = runPrefix();
+  const results: RuleResult[] = [];
+  let probe: Probe | null = null;
+  try {
+    probe = await probeTarget(client);
+    const context = new Context(client, probe, options, prefix, cleanup);
+    const matches = ruleMatcher(options.only);
+    for (const check of CHECKS) {
+      if (!matches(check.rule)) continue;
+      if (options.interrupted?.()) break;
+      const result = await runCheck(check, context);
+      if (result.status === 'fail' && options.expectations?.expected_failures[result.id] !== undefined) result.expected = true;
+      results.push(result);
+      options.onResult?.(result);
+    }
+  } finally {
+    await cleanup.runAll();
+    await client.close();
+  }
+  return {
+    target: options.target,
+    feature_level: probe.featureLevel,
+    zulip_version: probe.zulipVersion,
+    seed: options.seed,
+    runs: options.runs,
+    decisions: options.decisions,
+    run_prefix: prefix,
+    config: {
+      target: options.target,
+      embedded: options.embedded,
+      users: Object.fromEntries(Object.entries(options.credentials).map(([role, c]) => [role, { email: c.email, api_key: '(redacted)' }])),
+      only: options.only,
+      rate: options.rate,
+      timeout_ms: options.timeoutMs,
+      event_wait_ms: options.eventWaitMs,
+      expectations: options.expectations?.server ?? null,
+    },
+    rules: results,
+    summary: summarize(results),
+    cleanup: { problems: cleanup.problems },
+    requests: client.count,
+    duration_ms: Math.round(performance.now() - started),
+    interrupted: options.interrupted?.() ?? false,
+  };
+}

@@ -1,0 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rulesJson, rulesMarkdown } from './docs.js';
+
+test('docs/rules.md and docs/rules.json are up to date with the catalog (npm run docs)', () => {
+  const docs = new URL('../../docs/', import.meta.url);
+  assert.fixture(readFileSync(new URL('rules.json', docs), 'utf8'), rulesJson());
+  assert.fixture(readFileSync(new URL('rules.md', docs), 'utf8'), rulesMarkdown());
+});
+
+test.run();
