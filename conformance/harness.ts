@@ -66,6 +66,8 @@ export interface RunOptions {
 }
 
 export class Context {
+  private readonly memos = new Map<string, Promise<unknown>>();
+
   constructor(
     readonly client: Client,
     readonly probe: Probe,
@@ -76,6 +78,17 @@ export class Context {
 
   get level(): number {
     return this.probe.featureLevel;
+  }
+
+  /** Set-up shared by several checks, made once per run; a failed set-up is retried by the next. */
+  memo<T>(key: string, make: () => Promise<T>): Promise<T> {
+    let made = this.memos.get(key) as Promise<T> | undefined;
+    if (!made) {
+      made = make();
+      made.catch(() => this.memos.delete(key));
+      this.memos.set(key, made);
+    }
+    return made;
   }
 
   call(as: Role | null, method: string, path: string, params?: Parameters<Client['call']>[3]): Promise<Response> {

@@ -1,6 +1,7 @@
 // The Zulip endpoints the suite uses to set up and observe a target (CONTRACT.md), in Zulip's
 // documented shapes, and the reference clock.
 
+import { subscribedChannels, subscriptionDict } from './channels.js';
 import { draftDict, draftsByEditTime, doDeleteAllDrafts } from './drafts.js';
 import { fetchEvents, registerQueue, sendEvent } from './events.js';
 import type { Request } from './http.js';
@@ -82,6 +83,12 @@ const STATE: Record<string, StateFetcher> = {
     realm_users: [...realm.users.values()].map((other) => userDict(realm, other)),
   }),
   user_settings: (_realm, user) => ({ user_settings: { ...user.settings } }),
+  alert_words: (_realm, user) => ({ alert_words: [...user.alertWords] }),
+  realm_user_groups: (realm) => ({
+    realm_user_groups: realm.userGroups.map((group) => ({ id: group.id, name: group.name, description: '', members: [...group.members].sort((a, b) => a - b), is_system_group: false })),
+  }),
+  subscription: (realm, user) => ({ subscriptions: subscribedChannels(realm, user).map((channel) => subscriptionDict(realm, channel)) }),
+  message: (realm) => ({ max_message_id: realm.lastMessageId() }),
   // Zulip sends at most 1000 drafts, the most recently edited first.
   drafts: (_realm, user) => ({ drafts: draftsByEditTime(user).reverse().slice(0, 1000).map(draftDict) }),
 };

@@ -9,6 +9,8 @@ export interface Fault {
   readonly does: string;
   /** Other rules that observe the same wrong behaviour, and so may fail too. */
   readonly alsoCaughtBy?: readonly RuleId[];
+  /** The feature level at which the fault shows (for rules of older servers). */
+  readonly level?: number;
 }
 
 export const FAULTS: Partial<Record<RuleId, Fault>> = {
@@ -37,6 +39,32 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'drafts.unknown-keys-rejected': { does: 'unknown keys in a draft object are ignored' },
   'drafts.event-shapes': { does: 'the drafts add event calls its list "draft"' },
   'drafts.edit-delete-follow-model': { does: 'deleting a draft answers success but keeps it', alsoCaughtBy: ['drafts.event-shapes'] },
+
+  'flags.required-parameters': { does: 'a request without flag changes read', alsoCaughtBy: ['flags.error-texts'] },
+  'flags.op-add-or-remove': { does: 'an unknown op is taken as add', alsoCaughtBy: ['flags.error-texts'] },
+  'flags.only-changeable-flags': { does: 'mentioned can be added and removed', alsoCaughtBy: ['flags.error-texts'] },
+  'flags.add-sets-flag': { does: 'add collapsed changes nothing', alsoCaughtBy: ['flags.model-sequence'] },
+  'flags.remove-clears-flag': { does: 'remove starred changes nothing', alsoCaughtBy: ['flags.model-sequence'] },
+  'flags.response-lists-modified': { does: 'the first modified message is left out of `messages` when two or more changed', alsoCaughtBy: ['flags.model-sequence'] },
+  'flags.response-lists-only-modified': { does: '`messages` echoes every requested ID, as Zulip does', alsoCaughtBy: ['flags.model-sequence'] },
+  'flags.remove-read-skips-unsubscribed': {
+    does: 'remove read marks messages of unsubscribed channels unread too',
+    alsoCaughtBy: ['flags.unread-only-in-subscribed-channels', 'flags.model-sequence', 'flags.response-lists-only-modified'],
+  },
+  'flags.ignored-channels-listed': { does: 'ignored_because_not_subscribed_channels is always empty' },
+  'flags.ignored-channels-only-for-read-remove': { does: 'ignored_because_not_subscribed_channels is sent for every op and flag, as Zulip does' },
+  'flags.ignored-channels-absent-before-355': { does: 'ignored_because_not_subscribed_channels is sent below feature level 355', level: 354 },
+  'flags.unread-only-in-subscribed-channels': { does: 'unsubscribing leaves the channel\'s messages unread' },
+  'flags.messages-start-unread': { does: 'new messages arrive read', alsoCaughtBy: ['flags.model-sequence', 'flags.event-shape'] },
+  'flags.mention-flags': { does: 'a silent mention sets mentioned' },
+  'flags.wildcard-mention-flags': { does: 'a channel wildcard mention sets no flag' },
+  'flags.wildcard-mentioned-before-224': { does: 'below level 224 the split wildcard flag stream_wildcard_mentioned is sent', level: 223 },
+  'flags.alert-word-flag': { does: 'alert words match only in their own case' },
+  'flags.historical-flag': { does: 'starring a message from a channel\'s history does not mark it historical' },
+  'flags.model-sequence': { does: 'removing collapsed also removes starred', alsoCaughtBy: ['flags.remove-clears-flag'] },
+  'flags.error-texts': { does: 'an unknown flag gets "Unknown flag x"' },
+  'flags.inaccessible-messages': { does: 'starring a message the user may not see is accepted' },
+  'flags.event-shape': { does: 'update_message_flags events lack operation' },
 };
 
 export type FaultSet = ReadonlySet<string>;

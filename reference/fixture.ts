@@ -13,6 +13,7 @@ export interface Fixture {
   users: Array<{ email: string; full_name: string; role: Role; api_key: string }>;
   channels: Array<{ name: string; description?: string; invite_only: boolean; subscribers: string[] }>;
   alert_words?: Record<string, string[]>;
+  user_groups?: Array<{ name: string; members: string[] }>;
   profile: { admin: string; member: string; other: string };
 }
 
@@ -27,6 +28,7 @@ export function readFixture(path: string | URL = DEFAULT_FIXTURE): Fixture {
   }
   for (const channel of fixture.channels) channel.subscribers.forEach((email) => known(email, `channel ${channel.name}`));
   for (const email of Object.keys(fixture.alert_words ?? {})) known(email, 'alert_words');
+  for (const group of fixture.user_groups ?? []) group.members.forEach((email) => known(email, `user group ${group.name}`));
   for (const [role, email] of Object.entries(fixture.profile)) known(email, `profile.${role}`);
   return fixture;
 }
@@ -72,6 +74,9 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
     };
     realm.channels.set(channel.id, channel);
   }
+  (fixture.user_groups ?? []).forEach((group, index) => {
+    realm.userGroups.push({ id: index + 1, name: group.name, members: new Set(group.members.map(idOf)) });
+  });
   return realm;
 }
 

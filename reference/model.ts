@@ -52,13 +52,37 @@ export interface Channel {
   subscribers: Set<UserId>;
 }
 
+export type Recipient = { type: 'stream'; channelId: ChannelId; topic: string } | { type: 'private'; userIds: UserId[] };
+
 export interface Message {
   readonly id: MessageId;
   readonly senderId: UserId;
-  readonly recipient: { type: 'stream'; channelId: ChannelId; topic: string } | { type: 'private'; userIds: UserId[] };
+  readonly recipient: Recipient;
   readonly content: string;
   readonly timestamp: number;
   readonly client: string;
+  /** Each user's flags on the message, as bits of FLAG_BITS: the users who have it in their history. */
+  readonly userFlags: Map<UserId, number>;
+}
+
+/** The stored personal flags; wildcard_mentioned is derived from the two wildcard flags. */
+export const FLAG_BITS = {
+  read: 1,
+  starred: 2,
+  collapsed: 4,
+  mentioned: 8,
+  stream_wildcard_mentioned: 16,
+  topic_wildcard_mentioned: 32,
+  has_alert_word: 64,
+  historical: 128,
+} as const;
+
+export type StoredFlag = keyof typeof FLAG_BITS;
+
+export interface UserGroup {
+  readonly id: number;
+  readonly name: string;
+  readonly members: Set<UserId>;
 }
 
 export interface RealmSettings {
@@ -84,6 +108,7 @@ export class Realm {
   readonly usersByEmail = new Map<string, User>();
   readonly channels = new Map<ChannelId, Channel>();
   readonly messages = new Map<MessageId, Message>();
+  readonly userGroups: UserGroup[] = [];
   readonly queues = new Map<string, EventQueue>();
   readonly clock = new Clock();
   /** The base URL the server answers at, known once it listens. */

@@ -118,6 +118,99 @@ export const RULES = [
     title: 'Sequences of create, edit (full replacement), delete and list agree with a model of the user\'s drafts; another user\'s or a missing draft is 404 "Draft does not exist".',
     why: 'Editing, deleting and listing drafts are Zulip endpoints outside the spec.',
   },
+
+  // ---- Message flags --------------------------------------------------------------------------
+  {
+    id: 'flags.required-parameters', section: 'Endpoints 6. Update personal message flags', severity: 'must', since: 1,
+    title: 'messages, op and flag are all required: a request lacking one is refused and changes no flag.',
+  },
+  {
+    id: 'flags.op-add-or-remove', section: 'Endpoints 6. Update personal message flags', severity: 'must', since: 1,
+    title: 'op is "add" or "remove": any other op is refused and changes no flag.',
+  },
+  {
+    id: 'flags.only-changeable-flags', section: 'Resources: Message flag', severity: 'must', since: 1,
+    title: 'Only read, starred and collapsed can be changed: every other flag of the table, with either op, and any name outside the table, is refused and changes no flag.',
+  },
+  {
+    id: 'flags.add-sets-flag', section: 'States and transitions', severity: 'must', since: 1,
+    title: 'op add gives each accessible message the flag.',
+  },
+  {
+    id: 'flags.remove-clears-flag', section: 'States and transitions', severity: 'must', since: 1,
+    title: 'op remove takes the flag away from each message (for read, except messages in channels the user is not subscribed to).',
+  },
+  {
+    id: 'flags.response-lists-modified', section: 'Endpoints 6; States and transitions', severity: 'must', since: 1,
+    title: 'Every message whose flag the request changed is listed in `messages` of the response.',
+  },
+  {
+    id: 'flags.response-lists-only-modified', section: 'Endpoints 6. Update personal message flags', severity: 'must', since: 1,
+    title: '`messages` holds the IDs of modified messages: a message whose flag already had the asked value is not listed.',
+  },
+  {
+    id: 'flags.remove-read-skips-unsubscribed', section: 'States and transitions', severity: 'must', since: 1,
+    title: 'Removing read skips messages in channels the user is not subscribed to: they stay read.',
+  },
+  {
+    id: 'flags.ignored-channels-listed', section: 'Endpoints 6. Update personal message flags', severity: 'must', since: 355,
+    title: 'For flag read and op remove, ignored_because_not_subscribed_channels lists exactly the channels whose messages were skipped.',
+  },
+  {
+    id: 'flags.ignored-channels-only-for-read-remove', section: 'Endpoints 6. Update personal message flags', severity: 'must', since: 355,
+    title: 'ignored_because_not_subscribed_channels is present only when flag is read and op is remove.',
+  },
+  {
+    id: 'flags.ignored-channels-absent-before-355', section: 'Endpoints 6; Versioning', severity: 'must', since: 1, before: 355,
+    title: 'A server below feature level 355 sends no ignored_because_not_subscribed_channels.',
+  },
+  {
+    id: 'flags.unread-only-in-subscribed-channels', section: 'Resources: Message flag (Invariant)', severity: 'must', since: 1,
+    title: 'All unread messages of a user are in channels the user is subscribed to, after every operation, unsubscribing included.',
+  },
+  {
+    id: 'flags.messages-start-unread', section: 'Resources: Message flag', severity: 'must', since: 1,
+    title: 'A message starts unread for its recipients, and for its sender when sent through the API.',
+  },
+  {
+    id: 'flags.mention-flags', section: 'Resources: Message flag', severity: 'must', since: 1,
+    title: 'mentioned is set for exactly the users mentioned directly or through a user group; a silent mention sets nothing.',
+  },
+  {
+    id: 'flags.wildcard-mention-flags', section: 'Resources: Message flag', severity: 'must', since: 224,
+    title: 'A channel wildcard mention sets stream_wildcard_mentioned, a topic wildcard mention topic_wildcard_mentioned, and wildcard_mentioned mirrors either.',
+  },
+  {
+    id: 'flags.wildcard-mentioned-before-224', section: 'Resources: Message flag; Versioning', severity: 'must', since: 1, before: 224,
+    title: 'Below feature level 224 a wildcard mention sets wildcard_mentioned, and the split wildcard flags do not exist.',
+  },
+  {
+    id: 'flags.alert-word-flag', section: 'Resources: Message flag', severity: 'must', since: 1,
+    title: 'has_alert_word is set on a message that holds one of the recipient\'s alert words, in any case.',
+  },
+  {
+    id: 'flags.historical-flag', section: 'Resources: Message flag', severity: 'must', since: 1,
+    title: 'A message the user did not receive but may read (a public channel\'s history) carries historical once it is in the user\'s history (starred).',
+  },
+  {
+    id: 'flags.model-sequence', section: 'States and transitions', severity: 'must', since: 1,
+    title: 'Random sequences of add and remove of the changeable flags, over subscribed, unsubscribed, direct and never-received messages, agree with a model after every step.',
+  },
+  {
+    id: 'flags.error-texts', section: 'Errors (not shown)', severity: 'decision', since: 1,
+    title: 'Flag errors are HTTP 400 with Zulip\'s texts, checked in Zulip\'s order: "Missing \'messages\' argument", "Invalid flag: \'x\'", "Flag not editable: \'x\'", "Invalid message flag operation: \'x\'".',
+    why: 'Error texts and statuses are not shown; Zulip\'s are used.',
+  },
+  {
+    id: 'flags.inaccessible-messages', section: 'Errors (not shown)', severity: 'decision', since: 1,
+    title: 'add starred, add collapsed and remove read with a message the user may not see (or that does not exist) fail whole with "Invalid message(s)"; add read, remove starred and remove collapsed on such messages change nothing and succeed.',
+    why: 'The spec does not say what happens to messages the user may not see; Zulip treats a message outside the user\'s history as read and historical and checks access only when that must change.',
+  },
+  {
+    id: 'flags.event-shape', section: 'Events (not shown)', severity: 'decision', since: 1,
+    title: 'update_message_flags events carry op, operation, flag, the changed messages and all:false; for read/remove, message_details.',
+    why: 'Event payloads are not shown; Zulip\'s shape is used.',
+  },
 ] as const satisfies readonly Rule[];
 
 export type RuleId = (typeof RULES)[number]['id'];

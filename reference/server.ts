@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import * as channels from './channels.js';
 import * as core from './core.js';
 import * as drafts from './drafts.js';
+import * as flags from './flags.js';
+import * as messages from './messages.js';
 import type { FaultSet } from './faults.js';
 import { buildRealm, readFixture, type Fixture } from './fixture.js';
 import { createHandler, type Route } from './http.js';
@@ -19,7 +21,11 @@ export const ROUTES: readonly Route[] = [
   { path: api('/events'), methods: { GET: core.getEvents, DELETE: core.deleteQueue } },
   { path: api('/users/me'), methods: { GET: core.getOwnUser } },
   { path: api('/settings'), methods: { PATCH: core.updateSettings } },
-  { path: api('/users/me/subscriptions'), methods: { GET: channels.getSubscriptions } },
+  { path: api('/users/me/subscriptions'), methods: { GET: channels.getSubscriptions, POST: channels.subscribe, DELETE: channels.unsubscribe } },
+  { path: api('/streams/{stream_id:int}'), methods: { DELETE: channels.archiveChannel } },
+  { path: api('/messages'), methods: { POST: messages.sendMessage } },
+  { path: api('/messages/flags'), methods: { POST: flags.updateMessageFlags } },
+  { path: api('/messages/{message_id:int}'), methods: { GET: messages.getMessage } },
   { path: api('/drafts'), methods: { GET: drafts.getDrafts, POST: drafts.createDrafts } },
   { path: api('/drafts/{draft_id:int}'), methods: { PATCH: drafts.editDraft, DELETE: drafts.deleteDraft } },
   { path: '/reference/clock', methods: { POST: core.advanceClock } },

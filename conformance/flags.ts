@@ -1,0 +1,501 @@
+// Checks of the message flags rules (spec "Message flag", "States and transitions",
+// "Endpoints 6. Update personal message flags"), over messages the run sends itself.
+
+import fc from 'fast-check';
+import type { Response, Role } from './client.js';
+import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { pollEvents, registerQueue, text } from './generators.js';
+
+const CHANGEABLE = ['read', 'starred', 'collapsed'] as const;
+type Changeable = (typeof CHANGEABLE)[number];
+type Op = 'add' | 'remove';
+
+function flagTable(level: number): string[] {
+  return ['read', 'starred', 'collapsed', 'mentioned', ...(level >= 224 ? ['stream_wildcard_mentioned', 'topic_wildcard_mentioned'] : []), 'has_alert_word', 'historical', 'wildcard_mentioned'];
+}
+
+// ---- The run's messages ---------------------------------------------------------------------
+
+interface Channel {
+  readonly id: number;
+  readonly name: string;
+}
+
+interface World {
+  /** member and other are subscribed. */
+  readonly subscribed: Channel;
+  /** member was subscribed when its messages came, then left. */
+  readonly left: Channel;
+  /** Public, member never joined: its messages are member's history, not received. */
+  readonly history: Channel;
+  /** Private, member not in it: its messages are not member's to see. */
+  readonly hidden: Channel;
+  readonly messages: {
+    readonly subscribed: number[];
+    readonly own: number;
+    readonly left: number[];
+    readonly history: number[];
+    readonly direct: number[];
+    readonly hidden: number;
+    readonly othersDirect: number;
+  };
+  /** The channel of each channel message, for the unread invariant. */
+  readonly channelOf: ReadonlyMap<number, number>;
+}
+
+async function subscribeTo(context: Context, as: Role, name: string, inviteOnly = false): Promise<Channel> {
+  const params = { subscriptions: [{ name, description: 'teamchat-conformance run channel' }], ...(inviteOnly ? { invite_only: true } : {}) };
+  succeeded(await context.call(as, 'POST', '/users/me/subscriptions', params), `POST /users/me/subscriptions ${name}`);
+  const list = succeeded(await context.call(as, 'GET', '/users/me/subscriptions'), 'GET /users/me/subscriptions');
+  const found = (list.subscriptions as Array<{ stream_id: number; name: string }>).find((sub) => sub.name === name);
+  expect(found, `GET /users/me/subscriptions: ${name} is missing after subscribing`);
+  return { id: found.stream_id, name };
+}
+
+export async function createChannel(context: Context, suffix: string, subscribers: Role[], inviteOnly = false): Promise<Channel> {
+  const name = `${context.prefix}-${suffix}`;
+  const channel = await subscribeTo(context, subscribers[0]!, name, inviteOnly);
+  context.cleanup.atEnd(`archive channel ${name}`, async () => {
+    const response = await context.call('admin', 'DELETE', `/streams/${channel.id}`);
+    if (response.body?.result !== 'success') throw new Error(`DELETE /streams/${channel.id}: ${response.status} ${response.text.slice(0, 200)}`);
+  });
+  for (const role of subscribers.slice(1)) await subscribeTo(context, role, name);
+  return channel;
+}
+
+export async function send(context: Context, as: Role, to: Channel | number[], content: string, topic = 'flags'): Promise<number> {
+  const params = Array.isArray(to) ? { type: 'private', to, content } : { type: 'stream', to: to.id, topic, content };
+  const body = succeeded(await context.call(as, 'POST', '/messages', params), 'POST /messages');
+  expect(Number.isInteger(body.id), `POST /messages: no message id: ${JSON.stringify(body)}`);
+  return body.id;
+}
+
+function world(context: Context): Promise<World> {
+  return context.memo('flags-world', async () => {
+    const { users } = context.probe;
+    const subscribed = await createChannel(context, 'flags', ['member', 'other']);
+    const left = await createChannel(context, 'flags-left', ['member', 'other']);
+    const history = await createChannel(context, 'flags-history', ['other']);
+    const hidden = await createChannel(context, 'flags-hidden', ['other'], true);
+    const say = (n: number) => `${context.prefix} message ${n}`;
+    const messages = {
+      subscribed: [await send(context, 'other', subscribed, say(1)), await send(context, 'other', subscribed, say(2)), await send(context, 'other', subscribed, say(3))],
+      own: await send(context, 'member', subscribed, say(4)),
+      left: [await send(context, 'other', left, say(5)), await send(context, 'other', left, say(6))],
+      history: [await send(context, 'other', history, say(7)), await send(context, 'other', history, say(8))],
+      direct: [await send(context, 'other', [users.member.id], say(9)), await send(context, 'other', [users.member.id], say(10))],
+      hidden: await send(context, 'other', hidden, say(11)),
+      othersDirect: await send(context, 'other', [users.admin.id], say(12)),
+    };
+    const unsubscribed = succeeded(await context.call('member', 'DELETE', '/users/me/subscriptions', { subscriptions: [left.name] }), 'DELETE /users/me/subscriptions');
+    expect(unsubscribed.removed?.includes(left.name), `DELETE /users/me/subscriptions did not remove ${left.name}: ${JSON.stringify(unsubscribed)}`);
+    const channelOf = new Map<number, number>([
+      ...[...messages.subscribed, messages.own].map((id) => [id, subscribed.id] as const),
+      ...messages.left.map((id) => [id, left.id] as const),
+      ...messages.history.map((id) => [id, history.id] as const),
+      [messages.hidden, hidden.id],
+    ]);
+    return { subscribed, left, history, hidden, messages, channelOf };
+  });
+}
+
+/** The messages member may see, in each situation the spec distinguishes. */
+const visible = (w: World) => [...w.messages.subscribed, w.messages.own, ...w.messages.left, ...w.messages.history, ...w.messages.direct];
+const subscribedChannels = (w: World) => new Set([w.subscribed.id]);
+
+async function flagsOf(context: Context, ids: readonly number[], as: Role = 'member'): Promise<Map<number, string[]>> {
+  const flags = new Map<number, string[]>();
+  for (const id of ids) {
+    const body = succeeded(await context.call(as, 'GET', `/messages/${id}`), `GET /messages/${id}`);
+    expect(Array.isArray(body.message?.flags), `GET /messages/${id}: no flags list: ${JSON.stringify(body)}`);
+    flags.set(id, body.message.flags);
+  }
+  return flags;
+}
+
+function updateFlags(context: Context, messages: unknown, op: unknown, flag: unknown): Promise<Response> {
+  const params: Record<string, any> = {};
+  if (messages !== undefined) params.messages = messages;
+  if (op !== undefined) params.op = op;
+  if (flag !== undefined) params.flag = flag;
+  return context.call('member', 'POST', '/messages/flags', params);
+}
+
+const same = (a: Map<number, string[]>, b: Map<number, string[]>) =>
+  [...a].every(([id, flags]) => JSON.stringify([...flags].sort()) === JSON.stringify([...(b.get(id) ?? [])].sort()));
+
+/** The request must be refused and change no flag of member's visible messages. */
+async function refusedChangingNothing(context: Context, w: World, send: () => Promise<Response>, what: string) {
+  const before = await flagsOf(context, visible(w));
+  const response = await send();
+  const after = await flagsOf(context, visible(w));
+  expect(same(before, after), `${what}: flags changed: before ${JSON.stringify([...before])}, after ${JSON.stringify([...after])}`);
+  return refused(response, what);
+}
+
+/** One flags request with the flags read before and after; `changed` are the IDs whose flag moved. */
+async function flagStep(context: Context, ids: number[], op: Op, flag: Changeable) {
+  const before = await flagsOf(context, ids);
+  const response = await updateFlags(context, ids, op, flag);
+  const body = succeeded(response, `POST /messages/flags ${op} ${flag}`);
+  const after = await flagsOf(context, ids);
+  const changed = ids.filter((id) => before.get(id)!.includes(flag) !== after.get(id)!.includes(flag));
+  expect(Array.isArray(body.messages), `POST /messages/flags: messages is not a list: ${JSON.stringify(body)}`);
+  return { body, before, after, changed: [...new Set(changed)] };
+}
+
+const stepArbitrary = (w: World) => fc.record({
+  ids: fc.subarray(visible(w), { minLength: 1 }),
+  op: fc.constantFrom<Op>('add', 'remove'),
+  flag: fc.constantFrom<Changeable>(...CHANGEABLE),
+});
+
+/** Every op with every changeable flag, each on its own generated messages, in a generated order. */
+const stepsArbitrary = (w: World) =>
+  fc.tuple(fc.array(fc.subarray(visible(w), { minLength: 1 }), { minLength: 6, maxLength: 6 }), fc.shuffledSubarray([0, 1, 2, 3, 4, 5], { minLength: 6 })).map(([subsets, order]) =>
+    order.map((index) => ({ ids: subsets[index]!, op: (index < 3 ? 'add' : 'remove') as Op, flag: CHANGEABLE[index % 3]! })),
+  );
+
+// ---- Checks of what the spec states ---------------------------------------------------------
+
+const fewer = (context: Context, most = 20) => Math.min(context.options.runs, most);
+
+const mustChecks: Check[] = [
+  check('flags.required-parameters', async (context) => {
+    const w = await world(context);
+    const request = fc.record({ drop: fc.constantFrom('messages', 'op', 'flag'), op: fc.constantFrom<Op>('add', 'remove'), flag: fc.constantFrom(...CHANGEABLE), ids: fc.subarray(visible(w), { minLength: 1 }) });
+    await context.property(request, async ({ drop, op, flag, ids }) => {
+      await refusedChangingNothing(context, w, () => updateFlags(context, drop === 'messages' ? undefined : ids, drop === 'op' ? undefined : op, drop === 'flag' ? undefined : flag), `POST /messages/flags without ${drop}`);
+    }, fewer(context));
+  }),
+
+  check('flags.op-add-or-remove', async (context) => {
+    const w = await world(context);
+    const ops = fc.oneof(fc.constantFrom('Add', 'ADD', ' add', 'remove ', 'delete', 'set', 'toggle', '', 'null', 'true'), fc.string({ maxLength: 8 }).filter((op) => op !== 'add' && op !== 'remove'));
+    await context.property(fc.tuple(ops, fc.constantFrom(...CHANGEABLE), fc.subarray(visible(w), { minLength: 1 })), async ([op, flag, ids]) => {
+      await refusedChangingNothing(context, w, () => updateFlags(context, ids, op, flag), `POST /messages/flags op=${JSON.stringify(op)}`);
+    }, fewer(context));
+  }),
+
+  check('flags.only-changeable-flags', async (context) => {
+    const w = await world(context);
+    const table = flagTable(context.level);
+    const fixed = table.filter((flag) => !(CHANGEABLE as readonly string[]).includes(flag));
+    // Every flag of the table with each op, then generated names outside the table.
+    for (const flag of fixed) {
+      for (const op of ['add', 'remove'] as const) {
+        await refusedChangingNothing(context, w, () => updateFlags(context, visible(w), op, flag), `POST /messages/flags ${op} ${flag}`);
+      }
+    }
+    const outside = fc.oneof(fc.constantFrom('Read', 'STARRED', 'unread', 'is_private', 'active_mobile_push_notification', 'force_expand', ''), fc.string({ maxLength: 10 }).filter((flag) => !table.includes(flag)));
+    await context.property(fc.tuple(outside, fc.constantFrom<Op>('add', 'remove'), fc.subarray(visible(w), { minLength: 1 })), async ([flag, op, ids]) => {
+      await refusedChangingNothing(context, w, () => updateFlags(context, ids, op, flag), `POST /messages/flags flag=${JSON.stringify(flag)}`);
+    }, fewer(context, 10));
+  }),
+
+  check('flags.add-sets-flag', async (context) => {
+    const w = await world(context);
+    await context.property(fc.subarray(visible(w), { minLength: 1 }), async (ids) => {
+      for (const flag of CHANGEABLE) {
+        const { after } = await flagStep(context, ids, 'add', flag);
+        const lacking = ids.filter((id) => !after.get(id)!.includes(flag));
+        expect(lacking.length === 0, `add ${flag}: messages ${JSON.stringify(lacking)} lack ${flag} afterwards`);
+      }
+    }, fewer(context));
+  }),
+
+  check('flags.remove-clears-flag', async (context) => {
+    const w = await world(context);
+    await context.property(fc.subarray(visible(w), { minLength: 1 }), async (ids) => {
+      for (const flag of CHANGEABLE) {
+        if (flag !== 'read') succeeded(await updateFlags(context, ids, 'add', flag), `POST /messages/flags add ${flag}`);
+        const { after } = await flagStep(context, ids, 'remove', flag);
+        const exempt = (id: number) => flag === 'read' && w.channelOf.has(id) && !subscribedChannels(w).has(w.channelOf.get(id)!);
+        const keeping = ids.filter((id) => !exempt(id) && after.get(id)!.includes(flag));
+        expect(keeping.length === 0, `remove ${flag}: messages ${JSON.stringify(keeping)} still have ${flag}`);
+      }
+    }, fewer(context));
+  }),
+
+  check('flags.response-lists-modified', async (context) => {
+    const w = await world(context);
+    await context.property(stepsArbitrary(w), async (steps) => {
+      for (const { ids, op, flag } of steps) {
+      const { body, changed } = await flagStep(context, ids, op, flag);
+      const missing = changed.filter((id) => !body.messages.includes(id));
+      expect(missing.length === 0, `${op} ${flag}: messages ${JSON.stringify(missing)} changed but are not in the response's messages ${JSON.stringify(body.messages)}`);
+      }
+    }, fewer(context));
+  }),
+
+  check('flags.response-lists-only-modified', async (context) => {
+    const w = await world(context);
+    await context.property(stepsArbitrary(w), async (steps) => {
+      for (const { ids, op, flag } of steps) {
+      const { body, changed } = await flagStep(context, ids, op, flag);
+      const extra = (body.messages as number[]).filter((id) => !changed.includes(id));
+      expect(extra.length === 0, `${op} ${flag}: the response lists ${JSON.stringify(extra)}, whose ${flag} did not change (changed: ${JSON.stringify(changed)})`);
+      }
+    }, fewer(context));
+  }),
+
+  check('flags.remove-read-skips-unsubscribed', async (context) => {
+    const w = await world(context);
+    const outside = [...w.messages.left, ...w.messages.history];
+    await context.property(fc.tuple(fc.subarray(outside, { minLength: 1 }), fc.subarray(visible(w))), async ([skipped, others]) => {
+      const { after } = await flagStep(context, [...new Set([...skipped, ...others])], 'remove', 'read');
+      const unread = skipped.filter((id) => !after.get(id)!.includes('read'));
+      expect(unread.length === 0, `remove read made messages ${JSON.stringify(unread)} of channels member is not subscribed to unread`);
+    }, fewer(context));
+  }),
+
+  check('flags.ignored-channels-listed', async (context) => {
+    const w = await world(context);
+    await context.property(fc.subarray(visible(w), { minLength: 1 }), async (ids) => {
+      const { body } = await flagStep(context, ids, 'remove', 'read');
+      const expected = [...new Set(ids.filter((id) => w.channelOf.has(id) && !subscribedChannels(w).has(w.channelOf.get(id)!)).map((id) => w.channelOf.get(id)!))].sort((a, b) => a - b);
+      const listed = body.ignored_because_not_subscribed_channels;
+      expect(Array.isArray(listed), `remove read: no ignored_because_not_subscribed_channels list: ${JSON.stringify(body)}`);
+      const actual = [...new Set(listed as number[])].sort((a, b) => a - b);
+      expect(JSON.stringify(actual) === JSON.stringify(expected), `remove read: ignored_because_not_subscribed_channels is ${JSON.stringify(listed)}, not ${JSON.stringify(expected)}`);
+    }, fewer(context));
+  }),
+
+  check('flags.ignored-channels-only-for-read-remove', async (context) => {
+    const w = await world(context);
+    await context.property(stepsArbitrary(w), async (steps) => {
+      for (const { ids, op, flag } of steps.filter((step) => !(step.op === 'remove' && step.flag === 'read'))) {
+        const { body } = await flagStep(context, ids, op, flag);
+        expect(!('ignored_because_not_subscribed_channels' in body), `${op} ${flag}: the response carries ignored_because_not_subscribed_channels: ${JSON.stringify(body)}`);
+      }
+    }, fewer(context));
+  }),
+
+  check('flags.ignored-channels-absent-before-355', async (context) => {
+    const w = await world(context);
+    await context.property(stepsArbitrary(w), async (steps) => {
+      for (const { ids, op, flag } of steps) {
+        const { body } = await flagStep(context, ids, op, flag);
+        expect(!('ignored_because_not_subscribed_channels' in body), `at feature level ${context.level}, ${op} ${flag} carries ignored_because_not_subscribed_channels`);
+      }
+    }, fewer(context));
+  }),
+
+  check('flags.unread-only-in-subscribed-channels', async (context) => {
+    let round = 0;
+    await context.property(fc.tuple(fc.integer({ min: 1, max: 3 }), fc.boolean()), async ([count, markSomeRead]) => {
+      const channel = await createChannel(context, `flags-leave${round++}`, ['member', 'other']);
+      const ids: number[] = [];
+      for (let i = 0; i < count; i++) ids.push(await send(context, 'other', channel, `${context.prefix} leave ${i}`));
+      if (markSomeRead) succeeded(await updateFlags(context, ids.slice(0, 1), 'add', 'read'), 'POST /messages/flags add read');
+      succeeded(await context.call('member', 'DELETE', '/users/me/subscriptions', { subscriptions: [channel.name] }), 'DELETE /users/me/subscriptions');
+      const stillUnread = [...(await flagsOf(context, ids))].filter(([, flags]) => !flags.includes('read')).map(([id]) => id);
+      expect(stillUnread.length === 0, `after member left ${channel.name}, messages ${JSON.stringify(stillUnread)} of it are still unread`);
+      const removeRead = succeeded(await updateFlags(context, ids, 'remove', 'read'), 'POST /messages/flags remove read');
+      const unreadAgain = [...(await flagsOf(context, ids))].filter(([, flags]) => !flags.includes('read')).map(([id]) => id);
+      expect(unreadAgain.length === 0, `remove read made messages ${JSON.stringify(unreadAgain)} of a channel member left unread (response ${JSON.stringify(removeRead)})`);
+    }, fewer(context, 5));
+  }),
+
+  check('flags.messages-start-unread', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(text(40), fc.boolean()), async ([body, direct]) => {
+      const content = `${context.prefix} ${body}`;
+      const id = direct ? await send(context, 'other', [context.probe.users.member.id], content) : await send(context, 'other', w.subscribed, content);
+      const [memberFlags] = (await flagsOf(context, [id], 'member')).values();
+      const [senderFlags] = (await flagsOf(context, [id], 'other')).values();
+      expect(!memberFlags!.includes('read'), `a new ${direct ? 'direct' : 'channel'} message arrived read for its recipient: ${JSON.stringify(memberFlags)}`);
+      expect(!senderFlags!.includes('read'), `a message sent through the API arrived read for its sender: ${JSON.stringify(senderFlags)}`);
+    }, fewer(context, 10));
+  }),
+
+  check('flags.mention-flags', async (context) => {
+    const w = await world(context);
+    const { users } = context.probe;
+    const registered = succeeded(await context.call('admin', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['realm_user_groups'] }), 'POST /register');
+    await context.call('admin', 'DELETE', '/events', { queue_id: registered.queue_id });
+    const groups = (registered.realm_user_groups ?? []) as Array<{ name: string; members: number[] }>;
+    const plain = (name: string) => !/[*|]/.test(name);
+    const groupWith = (role: 'member' | 'other') => groups.find((g) => plain(g.name) && g.members.includes(users[role].id) && !g.members.includes(users[role === 'member' ? 'other' : 'member'].id));
+    type Target = 'member' | 'other';
+    const forms = ['name', 'name|id', '|id', 'silent', ...(groupWith('member') && groupWith('other') ? ['group'] : [])];
+    const mention = (role: Target, form: string) => {
+      const user = users[role];
+      switch (form) {
+        case 'name': return `@**${user.fullName}**`;
+        case 'name|id': return `@**${user.fullName}|${user.id}**`;
+        case '|id': return `@**|${user.id}**`;
+        case 'silent': return `@_**${user.fullName}|${user.id}**`;
+        default: return `@*${groupWith(role)!.name}*`;
+      }
+    };
+    if (!plain(users.member.fullName) || !plain(users.other.fullName)) throw new Skip('a user\'s full name holds * or |, which the mention syntax cannot carry');
+    const mentions = fc.array(fc.record({ who: fc.constantFrom<Target>('member', 'other'), form: fc.constantFrom(...forms) }), { maxLength: 3 });
+    await context.property(mentions, async (list) => {
+      const content = `${context.prefix} hello ${list.map(({ who, form }) => mention(who, form)).join(' and ')}`;
+      const id = await send(context, 'admin', w.subscribed, content);
+      for (const who of ['member', 'other'] as const) {
+        const [flags] = (await flagsOf(context, [id], who)).values();
+        const expected = list.some((m) => m.who === who && m.form !== 'silent');
+        expect(flags!.includes('mentioned') === expected, `${who}'s copy of ${JSON.stringify(content)} has flags ${JSON.stringify(flags)}: mentioned should be ${expected ? 'set' : 'absent'}`);
+      }
+    }, fewer(context, 15));
+  }),
+
+  check('flags.wildcard-mention-flags', async (context) => {
+    const w = await world(context);
+    const wildcards = ['all', 'everyone', 'stream', ...(context.level >= 247 ? ['channel'] : []), 'topic'];
+    let round = 0;
+    await context.property(fc.constantFrom(...wildcards), async (wildcard) => {
+      // Both take part in the topic first, so a topic wildcard applies to them on any reading.
+      const topic = `wildcard ${round++}`;
+      await send(context, 'member', w.subscribed, `${context.prefix} here`, topic);
+      await send(context, 'other', w.subscribed, `${context.prefix} here too`, topic);
+      const id = await send(context, 'admin', w.subscribed, `${context.prefix} hello @**${wildcard}**`, topic);
+      const flag = wildcard === 'topic' ? 'topic_wildcard_mentioned' : 'stream_wildcard_mentioned';
+      const other = wildcard === 'topic' ? 'stream_wildcard_mentioned' : 'topic_wildcard_mentioned';
+      for (const who of ['member', 'other'] as const) {
+        const [flags] = (await flagsOf(context, [id], who)).values();
+        expect(flags!.includes(flag) && flags!.includes('wildcard_mentioned') && !flags!.includes(other), `@**${wildcard}**: ${who}'s flags are ${JSON.stringify(flags)}, not ${flag} and wildcard_mentioned`);
+      }
+    }, fewer(context, 10));
+  }),
+
+  check('flags.wildcard-mentioned-before-224', async (context) => {
+    const w = await world(context);
+    await context.property(fc.constantFrom('all', 'everyone', 'stream'), async (wildcard) => {
+      const id = await send(context, 'admin', w.subscribed, `${context.prefix} hello @**${wildcard}**`);
+      const [flags] = (await flagsOf(context, [id], 'other')).values();
+      expect(flags!.includes('wildcard_mentioned'), `@**${wildcard}** at level ${context.level}: flags ${JSON.stringify(flags)} lack wildcard_mentioned`);
+      expect(!flags!.includes('stream_wildcard_mentioned') && !flags!.includes('topic_wildcard_mentioned'), `at level ${context.level} the flags ${JSON.stringify(flags)} name a wildcard flag of level 224`);
+    }, fewer(context, 5));
+  }),
+
+  check('flags.alert-word-flag', async (context) => {
+    const w = await world(context);
+    const registered = succeeded(await context.call('other', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['alert_words'] }), 'POST /register');
+    await context.call('other', 'DELETE', '/events', { queue_id: registered.queue_id });
+    const words = ((registered.alert_words ?? []) as string[]).filter((word) => /^[\p{L}\p{N}]+$/u.test(word));
+    if (words.length === 0) throw new Skip(`'other' has no alert word made of letters and digits (POST /register alert_words)`);
+    const cased = fc.tuple(fc.constantFrom(...words), fc.array(fc.boolean(), { maxLength: 20 })).map(([word, upper]) => Array.from(word).map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
+    await context.property(fc.tuple(cased, fc.constantFrom('', ' ', '(', '"')), async ([word, before]) => {
+      const withWord = await send(context, 'admin', w.subscribed, `${context.prefix} 1 2 ${before}${word}${before ? ')' : ''} 3`);
+      const without = await send(context, 'admin', w.subscribed, `${context.prefix} 1 2 3`);
+      const flags = await flagsOf(context, [withWord, without], 'other');
+      expect(flags.get(withWord)!.includes('has_alert_word'), `a message holding the alert word as ${JSON.stringify(word)} has flags ${JSON.stringify(flags.get(withWord))}`);
+      expect(!flags.get(without)!.includes('has_alert_word'), `a message without alert words has has_alert_word`);
+    }, fewer(context, 10));
+  }),
+
+  check('flags.historical-flag', async (context) => {
+    const w = await world(context);
+    await context.property(text(20), async (body) => {
+      const id = await send(context, 'other', w.history, `${context.prefix} ${body}`);
+      succeeded(await updateFlags(context, [id], 'add', 'starred'), 'POST /messages/flags add starred');
+      const [flags] = (await flagsOf(context, [id])).values();
+      expect(flags!.includes('historical') && flags!.includes('starred'), `a starred message from a channel's history member never received has flags ${JSON.stringify(flags)}`);
+    }, fewer(context, 10));
+  }),
+
+  check('flags.model-sequence', async (context) => {
+    const w = await world(context);
+    await context.property(fc.commands([stepArbitrary(w).map((step) => new FlagCommand(step.ids, step.op, step.flag))], { maxCommands: 8 }), async (commands) => {
+      const model: FlagModel = { world: w, flags: await flagsOf(context, visible(w)) };
+      await fc.asyncModelRun(() => ({ model, real: context }), commands);
+    }, fewer(context, 15));
+  }),
+];
+
+interface FlagModel {
+  readonly world: World;
+  flags: Map<number, string[]>;
+}
+
+/** One flags request, its effect predicted by the spec's transitions and checked with the invariant. */
+class FlagCommand implements fc.AsyncCommand<FlagModel, Context> {
+  constructor(readonly ids: number[], readonly op: Op, readonly flag: Changeable) {}
+  check = () => true;
+  async run(model: FlagModel, context: Context) {
+    const w = model.world;
+    succeeded(await updateFlags(context, this.ids, this.op, this.flag), `POST /messages/flags ${this}`);
+    for (const id of this.ids) {
+      const exempt = this.flag === 'read' && this.op === 'remove' && w.channelOf.has(id) && !subscribedChannels(w).has(w.channelOf.get(id)!);
+      if (exempt) continue;
+      const flags = new Set(model.flags.get(id));
+      if (this.op === 'add') flags.add(this.flag);
+      else flags.delete(this.flag);
+      model.flags.set(id, [...flags]);
+    }
+    const actual = await flagsOf(context, visible(w));
+    for (const [id, flags] of model.flags) {
+      for (const flag of CHANGEABLE) {
+        const expected = flags.includes(flag);
+        expect(actual.get(id)!.includes(flag) === expected, `after ${this}: message ${id} should ${expected ? 'have' : 'lack'} ${flag}; its flags are ${JSON.stringify(actual.get(id))}`);
+      }
+      const channel = w.channelOf.get(id);
+      if (channel !== undefined && !actual.get(id)!.includes('read')) {
+        expect(subscribedChannels(w).has(channel), `after ${this}: message ${id} is unread in channel ${channel}, which member is not subscribed to`);
+      }
+    }
+    model.flags = actual;
+  }
+  toString = () => `${this.op} ${this.flag} on ${JSON.stringify(this.ids)}`;
+}
+
+// ---- Checks of the decisions ---------------------------------------------------------------
+
+const decisionChecks: Check[] = [
+  check('flags.error-texts', async (context) => {
+    const w = await world(context);
+    const [id] = visible(w);
+    const cases: Array<[unknown, unknown, unknown, string, string]> = [
+      [undefined, 'add', 'read', "Missing 'messages' argument", 'REQUEST_VARIABLE_MISSING'],
+      [[id], undefined, 'read', "Missing 'op' argument", 'REQUEST_VARIABLE_MISSING'],
+      [[id], 'add', undefined, "Missing 'flag' argument", 'REQUEST_VARIABLE_MISSING'],
+      [[id], 'bogus', 'nonsense', "Invalid flag: 'nonsense'", 'BAD_REQUEST'],
+      [[id], 'bogus', 'mentioned', "Flag not editable: 'mentioned'", 'BAD_REQUEST'],
+      [[id], 'bogus', 'starred', "Invalid message flag operation: 'bogus'", 'BAD_REQUEST'],
+    ];
+    for (const [messages, op, flag, msg, code] of cases) {
+      refusedExactly(await updateFlags(context, messages, op, flag), `POST /messages/flags ${JSON.stringify({ messages, op, flag })}`, msg, 400, code);
+    }
+  }),
+
+  check('flags.inaccessible-messages', async (context) => {
+    const w = await world(context);
+    // remove read skips a channel message of a channel member is not in before access is
+    // considered (and reports the channel as ignored), so it is tried with the others only.
+    const unseen = [w.messages.hidden, w.messages.othersDirect, 2_000_000_000];
+    const refusing = fc.constantFrom<[Op, Changeable]>(['add', 'starred'], ['add', 'collapsed'], ['remove', 'read']);
+    const harmless = fc.constantFrom<[Op, Changeable]>(['add', 'read'], ['remove', 'starred'], ['remove', 'collapsed']);
+    const cases = fc.tuple(fc.constantFrom(...unseen), fc.constantFrom(...w.messages.subscribed), refusing, harmless).filter(([hidden, , [op]]) => !(op === 'remove' && hidden === w.messages.hidden));
+    await context.property(cases, async ([hidden, seen, [op, flag], [okOp, okFlag]]) => {
+      await refusedChangingNothing(context, w, async () => {
+        const response = await updateFlags(context, [seen, hidden], op, flag);
+        refusedExactly(response, `${op} ${flag} with message ${hidden}`, 'Invalid message(s)');
+        return response;
+      }, `${op} ${flag} with message ${hidden}`);
+      succeeded(await updateFlags(context, [hidden], okOp, okFlag), `${okOp} ${okFlag} with message ${hidden}`);
+    }, fewer(context, 10));
+  }),
+
+  check('flags.event-shape', async (context) => {
+    const w = await world(context);
+    await context.property(fc.subarray(w.messages.direct.concat(w.messages.subscribed), { minLength: 1 }), async (ids) => {
+      succeeded(await updateFlags(context, ids, 'add', 'read'), 'POST /messages/flags add read');
+      const queue = await registerQueue(context, 'member', ['update_message_flags']);
+      try {
+        const { changed } = await flagStep(context, ids, 'remove', 'read');
+        const [event] = await pollEvents(context, 'member', queue, (seen) => seen.length > 0);
+        expect(event?.type === 'update_message_flags' && event.op === 'remove' && event.operation === 'remove' && event.flag === 'read' && event.all === false,
+          `the event is ${JSON.stringify(event)}`);
+        expect(JSON.stringify([...event.messages].sort()) === JSON.stringify([...changed].sort()), `the event lists ${JSON.stringify(event.messages)}, the changed messages are ${JSON.stringify(changed)}`);
+        expect(JSON.stringify(Object.keys(event.message_details ?? {}).map(Number).sort()) === JSON.stringify([...changed].sort()), `message_details is ${JSON.stringify(event.message_details)}`);
+      } finally {
+        await queue.remove();
+      }
+    }, fewer(context, 10));
+  }, ['events']),
+];
+
+export const FLAGS_CHECKS: readonly Check[] = [...mustChecks, ...decisionChecks];

@@ -1,0 +1,282 @@
+// Messages: sending to a channel or to users, each recipient's own flags, reading one message.
+// In Zulip's shapes; the spec's flag table says what each flag means.
+
+import { sendEvent } from './events.js';
+import type { Request } from './http.js';
+import { has } from './levels.js';
+import {
+  FLAG_BITS, type Channel, type ChannelId, type Message, type MessageId, type Realm, type Recipient, type User, type UserId,
+} from './model.js';
+import { JsonError, pathId } from './params.js';
+import { normalizeContent, truncateTopic } from './text.js';
+
+// ---- Access ---------------------------------------------------------------------------------
+
+/** Whether the user may read the message: received it, or may see the channel's history. */
+export function messageIsAccessible(realm: Realm, user: User, message: Message): boolean {
+  if (message.userFlags.has(user.id)) return true;
+  if (message.recipient.type === 'private') return false;
+  const channel = realm.channels.get(message.recipient.channelId)!;
+  if (channel.inviteOnly) return channel.subscribers.has(user.id) && channel.historyPublicToSubscribers;
+  return user.role !== 'guest' || channel.subscribers.has(user.id);
+}
+
+export function findAccessibleMessage(realm: Realm, user: User, id: number): Message {
+  const message = realm.messages.get(id as MessageId);
+  if (!message || !messageIsAccessible(realm, user, message)) throw new JsonError('Invalid message(s)');
+  return message;
+}
+
+// ---- Flags as the API names them ------------------------------------------------------------
+
+/** The flag names of a user's copy, by the feature level's names for the wildcard flags. */
+export function flagNames(realm: Realm, bits: number): string[] {
+  const names: string[] = [];
+  const set = (name: keyof typeof FLAG_BITS) => (bits & FLAG_BITS[name]) !== 0;
+  for (const name of ['read', 'starred', 'collapsed', 'mentioned'] as const) if (set(name)) names.push(name);
+  const wildcard = set('stream_wildcard_mentioned') || set('topic_wildcard_mentioned');
+  if (has(realm.featureLevel, 'splitWildcardMentionFlags') && !realm.fault('flags.wildcard-mentioned-before-224')) {
+    if (set('stream_wildcard_mentioned')) names.push('stream_wildcard_mentioned');
+    if (set('topic_wildcard_mentioned')) names.push('topic_wildcard_mentioned');
+  } else if (realm.fault('flags.wildcard-mentioned-before-224') && set('stream_wildcard_mentioned')) {
+    names.push('stream_wildcard_mentioned');
+  }
+  // wildcard_mentioned: deprecated at level 224, still sent for older clients.
+  if (wildcard) names.push('wildcard_mentioned');
+  if (set('has_alert_word')) names.push('has_alert_word');
+  if (set('historical')) names.push('historical');
+  return names;
+}
+
+/** A user's flags on a message; one not in the user's history reads as read and historical. */
+export function userFlagBits(message: Message, user: User): number {
+  return message.userFlags.get(user.id) ?? FLAG_BITS.read | FLAG_BITS.historical;
+}
+
+// ---- Mentions -------------------------------------------------------------------------------
+
+const STREAM_WILDCARDS = ['all', 'everyone', 'stream'];
+
+interface Mentions {
+  users: Set<UserId>;
+  streamWildcard: boolean;
+  topicWildcard: boolean;
+}
+
+/** Zulip's mention syntax: @**Name**, @**Name|id**, @**|id**, @*group*; @_ makes it silent. */
+export function findMentions(realm: Realm, content: string): Mentions {
+  const mentions: Mentions = { users: new Set(), streamWildcard: false, topicWildcard: false };
+  const pattern = /(?:^|(?<=[\s'"({[/<]))@(_?)(\*\*([^*]+)\*\*|\*([^*]+)\*)/g;
+  for (const match of content.matchAll(pattern)) {
+    const silent = match[1] === '_' && !realm.fault('flags.mention-flags');
+    if (silent) continue;
+    const userText = match[3];
+    const groupText = match[4];
+    if (groupText !== undefined) {
+      const group = realm.userGroups.find((candidate) => candidate.name.toLowerCase() === groupText.toLowerCase());
+      group?.members.forEach((id) => mentions.users.add(id));
+      continue;
+    }
+    const text = userText!.trim();
+    const wildcard = text.toLowerCase();
+    if (STREAM_WILDCARDS.includes(wildcard) || (wildcard === 'channel' && realm.featureLevel >= 247)) {
+      mentions.streamWildcard = true;
+    } else if (wildcard === 'topic') {
+      mentions.topicWildcard = true;
+    } else {
+      const [name, id] = text.split('|');
+      const user = id !== undefined && /^\d+$/.test(id.trim())
+        ? realm.users.get(Number(id) as UserId)
+        : [...realm.users.values()].find((candidate) => candidate.fullName.toLowerCase() === name!.trim().toLowerCase());
+      if (user) mentions.users.add(user.id);
+    }
+  }
+  return mentions;
+}
+
+/** Whether one of the user's alert words stands in the content as a word, in any case. */
+export function containsAlertWord(realm: Realm, user: User, content: string): boolean {
+  const text = realm.fault('flags.alert-word-flag') ? content : content.toLowerCase();
+  return user.alertWords.some((word) => {
+    const needle = realm.fault('flags.alert-word-flag') ? word : word.toLowerCase();
+    let from = 0;
+    for (let at = text.indexOf(needle, from); at >= 0; at = text.indexOf(needle, from)) {
+      const before = text[at - 1];
+      const after = text[at + needle.length];
+      if (!(before && /[\p{L}\p{N}_]/u.test(before)) && !(after && /[\p{L}\p{N}_]/u.test(after))) return true;
+      from = at + 1;
+    }
+    return false;
+  });
+}
+
+// ---- Sending --------------------------------------------------------------------------------
+
+export function recipientUserIds(realm: Realm, message: { senderId: UserId; recipient: Recipient }): Set<UserId> {
+  if (message.recipient.type === 'private') return new Set(message.recipient.userIds);
+  const channel = realm.channels.get(message.recipient.channelId)!;
+  return new Set([...channel.subscribers, message.senderId]);
+}
+
+export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, content: string, readBySender: boolean, client = 'API'): Message {
+  const message: Message = {
+    id: realm.nextMessageId(),
+    senderId: sender.id,
+    recipient,
+    content,
+    timestamp: Math.floor(realm.clock.now()),
+    client,
+    userFlags: new Map(),
+  };
+  const mentions = findMentions(realm, content);
+  const inChannel = recipient.type === 'stream';
+  const channel = inChannel ? realm.channels.get(recipient.channelId)! : null;
+  for (const userId of recipientUserIds(realm, message)) {
+    const user = realm.users.get(userId)!;
+    let bits = 0;
+    // Messages start unread, except the sender's own when sent read (a non-API client), and
+    // one the sender gets in a channel they are not subscribed to (the unread invariant).
+    const senderReads = userId === sender.id && (readBySender || (channel !== null && !channel.subscribers.has(userId)));
+    if (senderReads || realm.fault('flags.messages-start-unread')) bits |= FLAG_BITS.read;
+    if (mentions.users.has(userId)) bits |= FLAG_BITS.mentioned;
+    if (inChannel && mentions.streamWildcard && !realm.fault('flags.wildcard-mention-flags')) bits |= FLAG_BITS.stream_wildcard_mentioned;
+    if (inChannel && mentions.topicWildcard) bits |= FLAG_BITS.topic_wildcard_mentioned;
+    if (userId !== sender.id && containsAlertWord(realm, user, content)) bits |= FLAG_BITS.has_alert_word;
+    message.userFlags.set(userId, bits);
+  }
+  realm.messages.set(message.id, message);
+  for (const [userId, bits] of message.userFlags) {
+    const user = realm.users.get(userId)!;
+    sendEvent(realm, { type: 'message', message: messageDict(realm, message), flags: flagNames(realm, bits) }, [user.id]);
+  }
+  return message;
+}
+
+export function messageDict(realm: Realm, message: Message): Record<string, unknown> {
+  const sender = realm.users.get(message.senderId)!;
+  const base = {
+    id: message.id,
+    sender_id: sender.id,
+    sender_full_name: sender.fullName,
+    sender_email: sender.email,
+    sender_realm_str: '',
+    content: message.content,
+    content_type: 'text/x-markdown',
+    timestamp: message.timestamp,
+    client: message.client,
+    is_me_message: false,
+    reactions: [],
+    submessages: [],
+    topic_links: [],
+    avatar_url: null,
+  };
+  if (message.recipient.type === 'stream') {
+    const channel = realm.channels.get(message.recipient.channelId)!;
+    return { ...base, type: 'stream', stream_id: channel.id, display_recipient: channel.name, subject: message.recipient.topic, recipient_id: channel.id };
+  }
+  const participants = message.recipient.userIds.map((id) => realm.users.get(id)!).sort((a, b) => a.email.localeCompare(b.email));
+  return {
+    ...base,
+    type: 'private',
+    subject: '',
+    recipient_id: 0,
+    display_recipient: participants.map((user) => ({ id: user.id, email: user.email, full_name: user.fullName, is_mirror_dummy: false })),
+  };
+}
+
+// ---- Operations ------------------------------------------------------------------------------
+
+function checkChannelTopic(realm: Realm, given: string | undefined): string {
+  if (given === undefined) throw new JsonError('Missing topic');
+  let topic = given.trim();
+  const displayName = realm.settings.emptyTopicDisplayName;
+  if (has(realm.featureLevel, 'noTopicMeansEmptyTopic') && (topic === '(no topic)' || topic === displayName)) topic = '';
+  if (topic === '' && !has(realm.featureLevel, 'emptyTopicNames')) throw new JsonError("Topic can't be empty!");
+  if (topic.includes('\0')) throw new JsonError('Topic must not contain null bytes');
+  return truncateTopic(topic, realm.settings.maxTopicLength);
+}
+
+function findChannelForSending(realm: Realm, sender: User, to: string): Channel {
+  let value: unknown = to;
+  try {
+    value = JSON.parse(to);
+  } catch {
+    // a raw channel name
+  }
+  if (Array.isArray(value)) {
+    if (value.length !== 1) throw new JsonError('Expected exactly one channel');
+    value = value[0];
+  }
+  let channel: Channel | undefined;
+  if (typeof value === 'number') {
+    channel = realm.channels.get(value as ChannelId);
+    if (!channel || channel.isArchived) throw new JsonError(`Channel with ID '${value}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST', { stream_id: value });
+  } else if (typeof value === 'string') {
+    channel = [...realm.channels.values()].find((candidate) => candidate.name.toLowerCase() === (value as string).toLowerCase() && !candidate.isArchived);
+    if (!channel) throw new JsonError(`Channel '${value}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST', { stream: value });
+  } else {
+    throw new JsonError('Invalid data type for channel');
+  }
+  if (channel.inviteOnly && !channel.subscribers.has(sender.id)) {
+    throw new JsonError(`Channel with ID '${channel.id}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST', { stream_id: channel.id });
+  }
+  return channel;
+}
+
+function findDirectRecipients(realm: Realm, sender: User, to: string): UserId[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(to);
+  } catch {
+    value = to.split(',').map((email) => email.trim()).filter(Boolean);
+  }
+  if (typeof value === 'string' || typeof value === 'number') value = [value];
+  if (!Array.isArray(value)) throw new JsonError('Invalid data type for recipients');
+  const ids = new Set<UserId>([sender.id]);
+  for (const item of value) {
+    if (typeof item === 'number') {
+      if (!realm.users.has(item as UserId)) throw new JsonError(`Invalid user ID ${item}`);
+      ids.add(item as UserId);
+    } else if (typeof item === 'string') {
+      const user = realm.usersByEmail.get(item.toLowerCase());
+      if (!user) throw new JsonError(`Invalid email '${item}'`);
+      ids.add(user.id);
+    } else {
+      throw new JsonError('Invalid data type for recipients');
+    }
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
+export function sendMessage({ realm, user, params }: Request) {
+  const type = params.requiredString('type');
+  const channelTypes = has(realm.featureLevel, 'channelAndDirectTypeNames') ? ['stream', 'channel'] : ['stream'];
+  const directTypes = has(realm.featureLevel, 'channelAndDirectTypeNames') ? ['private', 'direct'] : ['private'];
+  if (!channelTypes.includes(type) && !directTypes.includes(type)) throw new JsonError('Invalid type');
+  const to = params.requiredString('to');
+  const topicParam = params.string('topic') ?? params.string('subject');
+  const content = normalizeContent(params.requiredString('content'), realm.settings.maxMessageLength);
+  const readBySender = params.bool('read_by_sender') ?? false;
+  params.has('queue_id');
+  params.has('local_id');
+  let recipient: Recipient;
+  if (channelTypes.includes(type)) {
+    const channel = findChannelForSending(realm, user, to);
+    recipient = { type: 'stream', channelId: channel.id, topic: checkChannelTopic(realm, topicParam) };
+  } else {
+    recipient = { type: 'private', userIds: findDirectRecipients(realm, user, to) };
+  }
+  const message = doSendMessage(realm, user, recipient, content, readBySender);
+  return { id: message.id };
+}
+
+export function getMessage({ realm, user, params, path }: Request) {
+  params.has('apply_markdown');
+  params.has('allow_empty_topic_name');
+  const message = findAccessibleMessage(realm, user, pathId(path.message_id!));
+  return {
+    raw_content: message.content,
+    message: { ...messageDict(realm, message), flags: flagNames(realm, userFlagBits(message, user)) },
+  };
+}
+
