@@ -1,0 +1,131 @@
+// npm run bench: the reference's speed targets, measured side by side in one run.
+//  - start-up: from spawning the process to its "listening" line (target: under 300 ms);
+//  - throughput of typical operations against a bare node:http server answering a constant
+//    JSON body, each in its own process, under the same load (target: at least half the rate);
+//  - memory of 100k drafts (target: under 200 MB).
+// Loopback only; every loop is bounded in time.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+
+import { Pool } from 'undici';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const CONNECTIONS = 16;
+const here = new URL('.', import.meta.url).pathname;
+
+function startProcess(args: string[]): Promise<{ child: ChildProcess; url: string; ms: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) => {
+      const url = /http:\/\/[\d.:]+/.exec(String(chunk))?.[0];
+      if (url) resolve({ child, url, ms: performance.now() - started });
+      else reject(new Error(`no URL in ${chunk}`));
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+  });
+}
+
+const stop = (child: ChildProcess) => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); });
+
+/** Requests per second for `SECONDS`, CONNECTIONS requests in flight. */
+async function rate(url: string, request: (i: number) => { method: string; path: string; body?: string; headers?: Record<string, string> }) {
+  const pool = new Pool(url, { connections: CONNECTIONS, pipelining: 1 });
+  const deadline = performance.now() + SECONDS * 1000;
+  let done = 0;
+  let failed = 0;
+  const worker = async (w: number) => {
+    for (let i = w; performance.now() < deadline; i += CONNECTIONS) {
+      const response = await pool.request(request(i));
+      const text = await response.body.text();
+      if (response.statusCode !== 200) failed++;
+      if (failed === 1 && response.statusCode !== 200) console.error(`  first failure: ${response.statusCode} ${text.slice(0, 200)}`);
+      done++;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, (_, w) => worker(w)));
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  return { perSecond: done / elapsed, failed };
+}
+
+const auth = (email: string, key: string) => 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64');
+
+async function main() {
+  const { readFixture } = await import('../reference/fixture.js');
+  const fixture = readFixture();
+  const member = fixture.users.find((user) => user.email === fixture.profile.member)!;
+  const other = fixture.users.find((user) => user.email === fixture.profile.other)!;
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+  // Start-up, five times.
+  const startups: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const { child, ms } = await startProcess([`${here}../reference/main.js`, '--port', '0']);
+    startups.push(ms);
+    await stop(child);
+  }
+  startups.sort((a, b) => a - b);
+
+  // The bare server, in its own process, like the reference.
+  const bare = await startProcess(['--input-type=module', '-e', `
+    import { createServer } from 'node:http';
+    const body = JSON.stringify({ result: 'success', msg: '', ids: [1, 2, 3, 4, 5] }) + '\\n';
+    const server = createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }); res.end(body); }); });
+    server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
+  `]);
+  const reference = await startProcess([`${here}../reference/main.js`, '--port', '0']);
+
+  // Setup on the reference: 100 messages to flag.
+  const setupPool = new Pool(reference.url);
+  const ids: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const response = await setupPool.request({ method: 'POST', path: '/api/v1/messages', headers: { ...form, authorization: auth(other.email, other.api_key) }, body: `type=stream&to=Verona&topic=bench&content=message+${i}` });
+    ids.push(((await response.body.json()) as { id: number }).id);
+  }
+  await setupPool.close();
+
+  const drafts = JSON.stringify(Array.from({ length: 5 }, (_, i) => ({ type: 'stream', to: [1], topic: 'bench', content: `draft ${i}` })));
+  const draftBatch = () => ({ method: 'POST', path: '/api/v1/drafts', headers: { ...form, authorization: auth(member.email, member.api_key) }, body: `drafts=${encodeURIComponent(drafts)}` });
+  const flagsBody = (i: number) => `messages=${encodeURIComponent(JSON.stringify(ids))}&op=${i % 2 ? 'remove' : 'add'}&flag=starred`;
+  const flags100 = (i: number) => ({ method: 'POST', path: '/api/v1/messages/flags', headers: { ...form, authorization: auth(member.email, member.api_key) }, body: flagsBody(i) });
+
+  const results: Array<[string, { perSecond: number; failed: number }]> = [];
+  results.push(['bare node:http, constant JSON', await rate(bare.url, draftBatch)]);
+  results.push(['reference: POST /drafts, 5 drafts', await rate(reference.url, draftBatch)]);
+  results.push(['reference: flags on 100 messages', await rate(reference.url, flags100)]);
+  await stop(bare.child);
+  await stop(reference.child);
+
+  // 100k drafts in the model, measured in a process of their own.
+  const memory = await new Promise<string>((resolve) => {
+    const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', `
+      const { buildRealm, readFixture } = await import('${here}../reference/fixture.js');
+      const { checkDraft, doCreateDrafts } = await import('${here}../reference/drafts.js');
+      const realm = buildRealm(readFixture(), 415, new Set());
+      const user = realm.usersByEmail.get('hamlet@example.com');
+      gc(); const before = process.memoryUsage();
+      for (let i = 0; i < 1000; i++) {
+        const batch = Array.from({ length: 100 }, (_, j) => checkDraft(realm, user, { type: 'stream', to: [1], topic: 'topic ' + j, content: 'A draft of a typical length, number ' + (i * 100 + j) + '.' }, 'd'));
+        doCreateDrafts(realm, user, batch);
+      }
+      gc(); const after = process.memoryUsage();
+      console.log(JSON.stringify({ drafts: user.drafts.size, heapMB: (after.heapUsed - before.heapUsed) / 2 ** 20, rssMB: after.rss / 2 ** 20 }));
+    `], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (chunk) => (out += chunk));
+    child.on('close', () => resolve(out.trim()));
+  });
+
+  const [, bareRate] = results[0]!;
+  console.log(`start-up to listening: median ${startups[2]!.toFixed(0)} ms (min ${startups[0]!.toFixed(0)}, max ${startups[4]!.toFixed(0)}); target < 300 ms`);
+  for (const [name, { perSecond, failed }] of results) {
+    console.log(`${name.padEnd(36)} ${perSecond.toFixed(0).padStart(7)} req/s  ${((perSecond / bareRate.perSecond) * 100).toFixed(0).padStart(4)}% of bare${failed ? `  (${failed} non-200)` : ''}`);
+  }
+  const mem = JSON.parse(memory) as { drafts: number; heapMB: number; rssMB: number };
+  console.log(`${mem.drafts} drafts: heap +${mem.heapMB.toFixed(1)} MB, process RSS ${mem.rssMB.toFixed(1)} MB; target < 200 MB`);
+  console.log(`(${SECONDS} s per rate, ${CONNECTIONS} connections, ${process.version}; scheduled-message edits come with that area)`);
+}
+
+await main();
