@@ -309,26 +309,20 @@ const mustChecks: Check[] = [
     }, Math.min(context.options.runs, 10));
   }, ['channel']),
 
-  check('drafts.sync-off-deletes-drafts', async (context) => {
-    await refuseToDeleteForeignDrafts(context);
-    const setting = await withSynchronizationSetting(context);
-    try {
-      await deletesDraftsProperty(context, setting);
-    } finally {
-      if (!setting.isRestored()) await setting.set(setting.original);
-    }
-  }, ['channel']),
-
-  check('drafts.sync-off-sends-no-event', async (context) => {
-    await refuseToDeleteForeignDrafts(context);
-    const setting = await withSynchronizationSetting(context);
-    try {
-      await sendsNoEventProperty(context, setting);
-    } finally {
-      if (!setting.isRestored()) await setting.set(setting.original);
-    }
-  }, ['channel', 'events']),
+  check('drafts.sync-off-deletes-drafts', (context) => switchingSynchronization(context, deletesDraftsProperty), ['channel']),
+  check('drafts.sync-off-sends-no-event', (context) => switchingSynchronization(context, sendsNoEventProperty), ['channel', 'events']),
 ];
+
+/** Runs a property that switches synchronization, only over the run's own drafts, and puts the setting back. */
+async function switchingSynchronization(context: Context, property: (context: Context, setting: Setting) => Promise<void>) {
+  await refuseToDeleteForeignDrafts(context);
+  const setting = await withSynchronizationSetting(context);
+  try {
+    await property(context, setting);
+  } finally {
+    if (!setting.isRestored()) await setting.set(setting.original);
+  }
+}
 
 type Setting = Awaited<ReturnType<typeof withSynchronizationSetting>>;
 
