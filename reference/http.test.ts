@@ -101,6 +101,8 @@ test('ignored_parameters_unsupported lists unused names, sorted, from feature le
     const before = await old.call('member', 'GET', '/drafts', { zebra: '1' });
     assert.is(before.status, 200);
     assert.not.ok('ignored_parameters_unsupported' in before.body);
+    const settings = await old.call('member', 'PATCH', '/settings', { zebra: '1' });
+    assert.equal(settings.body.ignored_parameters_unsupported, ['zebra'], 'PATCH /settings has it from level 78');
   } finally {
     await old.close();
   }

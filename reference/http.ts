@@ -4,7 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
-import { has } from './levels.js';
+import { BEHAVIOURS } from './levels.js';
 import type { Realm, User } from './model.js';
 import { JsonError, Params } from './params.js';
 
@@ -43,6 +43,8 @@ export interface Route {
   readonly methods: Readonly<Partial<Record<string, Operation>>>;
   /** Routes reachable without credentials. */
   readonly unauthenticated?: boolean;
+  /** The level from which success responses carry ignored_parameters_unsupported (spec "Versioning"). */
+  readonly ignoredParametersSince?: number;
 }
 
 interface CompiledRoute extends Route {
@@ -119,7 +121,8 @@ async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<v
   const data = await operation({ realm, user: user as User, params, path, files: body.files, closed });
   const ignored = params.ignored();
   const response: Record<string, unknown> = { result: 'success', msg: '', ...data };
-  if (ignored.length > 0 && has(realm.featureLevel, 'ignoredParametersUnsupported')) {
+  const since = route.ignoredParametersSince ?? BEHAVIOURS.ignoredParametersUnsupported;
+  if (ignored.length > 0 && realm.featureLevel >= since) {
     response.ignored_parameters_unsupported = ignored;
   }
   return response;

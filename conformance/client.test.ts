@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { targetProfile } from '../reference/fixture.js';
+import { startReference } from '../reference/server.js';
+import { Client, HarnessError, curlLine } from './client.js';
+
+const credentials = { admin: { email: 'a@x', api_key: 'A'.repeat(32) }, member: { email: 'm@x', api_key: 'M'.repeat(32) }, other: { email: 'o@x', api_key: 'O'.repeat(32) } };
+
+async function tinyServer(answer: (count: number) => [number, Record<string, string>, string]) {
+  let count = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    const [status, headers, body] = answer(++count);
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)), count: () => count };
+}
+
+test('a 429 is waited out as Retry-After says, then the request is made again', async () => {
+  const server = await tinyServer((n) => (n === 1 ? [429, { 'retry-after': '0.2' }, '{"result":"error","code":"RATE_LIMIT_HIT"}'] : [200, {}, '{"result":"success"}']));
+  const client = new Client(server.url, credentials, { rate: 0, timeoutMs: 2000 });
+  const started = Date.now();
+  const response = await client.call('member', 'GET', '/drafts');
+  assert.is(response.status, 200);
+  assert.is(server.count(), 2);
+  assert.ok(Date.now() - started >= 180, 'it waited');
+  await client.close();
+  await server.close();
+});
+
+test('requests are spaced to the rate bound', async () => {
+  const server = await tinyServer(() => [200, {}, '{"result":"success"}']);
+  const client = new Client(server.url, credentials, { rate: 20, timeoutMs: 2000 });
+  const started = Date.now();
+  await Promise.all(Array.from({ length: 5 }, () => client.call('member', 'GET', '/x')));
+  assert.ok(Date.now() - started >= 190, `five requests at 20/s take at least 200 ms, took ${Date.now() - started}`);
+  await client.close();
+  await server.close();
+});
+
+test('a network failure is a HarnessError, never a response', async () => {
+  const client = new Client('http://127.0.0.1:9', credentials, { rate: 0, timeoutMs: 1000 });
+  try {
+    await client.call('member', 'GET', '/x');
+    assert.unreachable('no error');
+  } catch (error) {
+    assert.instance(error, HarnessError);
+  }
+  await client.close();
+});
+
+test('curl lines: credentials as variables, quoting, unprintable values percent-encoded', () => {
+  const line = curlLine({ as: 'other', method: 'PATCH', url: 'http://h/api/v1/drafts/1', form: [['draft', `{"content":"it's"}`], ['topic', 'a\u0000b']], status: 200, body: null });
+  assert.is(line, `curl -sS -X PATCH -u "$TEAMCHAT_OTHER_EMAIL:$TEAMCHAT_OTHER_API_KEY" 'http://h/api/v1/drafts/1' --data-urlencode 'draft={"content":"it'\\''s"}' --data-raw 'topic=a%00b'`);
+  assert.not.match(line, /O{32}/);
+  assert.is(curlLine({ as: null, method: 'GET', url: 'http://h/api/v1/server_settings', form: [], status: 200, body: null }), `curl -sS 'http://h/api/v1/server_settings'`);
+});
+
+test('Ctrl-C: the run stops, removes what it created, and exits 130', async () => {
+  const reference = await startReference({ port: 0 });
+  const profile = targetProfile(reference.fixture, reference.url);
+  try {
+    const child = spawn(process.execPath, [new URL('./main.js', import.meta.url).pathname, '--target', reference.url, '--only', 'flags.', '--runs', '5', '--rate', '0'], {
+      env: {
+        ...process.env,
+        TEAMCHAT_ADMIN_EMAIL: profile.users.admin.email, TEAMCHAT_ADMIN_API_KEY: profile.users.admin.api_key,
+        TEAMCHAT_MEMBER_EMAIL: profile.users.member.email, TEAMCHAT_MEMBER_API_KEY: profile.users.member.api_key,
+        TEAMCHAT_OTHER_EMAIL: profile.users.other.email, TEAMCHAT_OTHER_API_KEY: profile.users.other.api_key,
+      },
+    });
+    let output = '';
+    let interrupted = false;
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (!interrupted && /pass\s+flags\./.test(output)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.is(code, 130, output);
+    assert.match(output, /\(interrupted\)/);
+    const runChannels = [...reference.realm.channels.values()].filter((channel) => /^tcc[0-9a-f]{8}-/.test(channel.name));
+    assert.ok(runChannels.length >= 4, 'the run had made its channels');
+    assert.equal(runChannels.filter((channel) => !channel.isArchived).map((channel) => channel.name), [], 'every channel of the run is archived');
+  } finally {
+    await reference.close();
+  }
+});
+
+test.run();
