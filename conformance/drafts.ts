@@ -2,7 +2,7 @@
 // The generated drafts are those the spec allows; the decisions' checks add what Zulip does.
 
 import fc from 'fast-check';
-import type { Response, Role } from './client.js';
+import type { Role } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
 import { characterLength, pollEvents, registerQueue, text, topicText } from './generators.js';
 
@@ -117,19 +117,20 @@ async function createAndRead(context: Context, drafts: DraftInput[]) {
   return { response, ids: ids as number[], created, createdIds: cleanupIds, at };
 }
 
-/** Asserts the request was refused and that it created no draft. */
-async function refusedAndNothingCreated(context: Context, before: Set<number>, response: Response, what: string) {
+/** Posts drafts (or, without them, no `drafts` parameter) and removes whatever the request created. */
+async function postAndRemoveCreated(context: Context, drafts?: unknown[]) {
+  const before = await ourDraftIds(context);
+  const response = await context.call('member', 'POST', '/drafts', drafts === undefined ? {} : { drafts });
   const created = [...(await ourDraftIds(context))].filter((id) => !before.has(id));
   await removeDrafts(context, created);
-  expect(created.length === 0, `${what}: the request was answered ${response.status} ${JSON.stringify(response.body)}, yet ${created.length} draft(s) were created`);
-  return refused(response, what);
+  return { response, created };
 }
 
 /** Posts a batch that must be refused, and checks that it created nothing. */
 async function postRefused(context: Context, drafts: unknown[]) {
-  const before = await ourDraftIds(context);
-  const response = await context.call('member', 'POST', '/drafts', { drafts });
-  return refusedAndNothingCreated(context, before, response, 'POST /drafts');
+  const { response, created } = await postAndRemoveCreated(context, drafts);
+  expect(created.length === 0, `POST /drafts: the request was answered ${response.status} ${JSON.stringify(response.body)}, yet ${created.length} draft(s) were created`);
+  return refused(response, 'POST /drafts');
 }
 
 const sortedIds = (ids: unknown) => (Array.isArray(ids) ? [...ids].sort((a, b) => a - b) : ids);
@@ -286,10 +287,8 @@ const mustChecks: Check[] = [
   }),
 
   check('drafts.drafts-parameter-optional', async (context) => {
-    const before = await ourDraftIds(context);
-    const body = succeeded(await context.call('member', 'POST', '/drafts'), 'POST /drafts without drafts');
-    const created = [...(await ourDraftIds(context))].filter((id) => !before.has(id));
-    await removeDrafts(context, created);
+    const { response, created } = await postAndRemoveCreated(context);
+    const body = succeeded(response, 'POST /drafts without drafts');
     expect(created.length === 0, `POST /drafts without drafts created ${created.length} draft(s)`);
     expect(Array.isArray(body.ids) && body.ids.length === 0, `POST /drafts without drafts: ids is ${JSON.stringify(body.ids)}, not []`);
   }),
@@ -404,9 +403,7 @@ const decisionChecks: Check[] = [
       'bad-type': (index) => `Invalid drafts[${index}]["type"]`,
     };
     await context.property(batches, async ({ drafts, index, how }) => {
-      const before = await ourDraftIds(context);
-      const response = await context.call('member', 'POST', '/drafts', { drafts });
-      await removeDrafts(context, [...(await ourDraftIds(context))].filter((id) => !before.has(id)));
+      const { response } = await postAndRemoveCreated(context, drafts);
       // Drafts are validated in order: the first spoilt one is the one reported.
       refusedExactly(response, 'POST /drafts', texts[how]!(index));
     });
@@ -416,9 +413,7 @@ const decisionChecks: Check[] = [
     const absent = fc.integer({ min: 1_000_000_000, max: 2_000_000_000 });
     await context.property(fc.tuple(fc.boolean(), absent), async ([toChannel, id]) => {
       const draft = toChannel ? { type: 'stream', to: [id], topic: 'nowhere', content: `${context.prefix} x` } : { type: 'private', to: [id], topic: '', content: `${context.prefix} x` };
-      const before = await ourDraftIds(context);
-      const response = await context.call('member', 'POST', '/drafts', { drafts: [draft] });
-      await removeDrafts(context, [...(await ourDraftIds(context))].filter((created) => !before.has(created)));
+      const { response } = await postAndRemoveCreated(context, [draft]);
       refusedExactly(response, 'POST /drafts', toChannel ? 'Invalid channel ID' : `Invalid user ID ${id}`);
     });
   }),
@@ -428,9 +423,7 @@ const decisionChecks: Check[] = [
     const future = fc.integer({ min: 1, max: 10 * 365 * 86400 });
     await context.property(fc.tuple(negative, future), async ([past, ahead]) => {
       const content = `${context.prefix} time`;
-      const before = await ourDraftIds(context);
-      const response = await context.call('member', 'POST', '/drafts', { drafts: [{ type: '', to: [], topic: '', content, timestamp: past }] });
-      await removeDrafts(context, [...(await ourDraftIds(context))].filter((id) => !before.has(id)));
+      const { response } = await postAndRemoveCreated(context, [{ type: '', to: [], topic: '', content, timestamp: past }]);
       refusedExactly(response, 'POST /drafts', 'Timestamp must not be negative.');
       const when = Math.floor(Date.now() / 1000) + ahead;
       const { at, createdIds } = await createAndRead(context, [{ type: '', to: [], topic: '', content, timestamp: when }]);
@@ -511,9 +504,7 @@ const decisionChecks: Check[] = [
     const keys = fc.oneof(fc.constantFrom('id', 'Type', 'topic_name', 'stream_id', 'recipients'), fc.string({ minLength: 1, maxLength: 10 }).filter((key) => !['type', 'to', 'topic', 'content', 'timestamp', '__proto__'].includes(key)));
     const batches = spoiltBatch(context, fc.tuple(keys, fc.jsonValue()), (draft, [key, value]) => ({ ...draft, [key]: value }));
     await context.property(batches, async ({ drafts, index, how: [key] }) => {
-      const before = await ourDraftIds(context);
-      const response = await context.call('member', 'POST', '/drafts', { drafts });
-      await removeDrafts(context, [...(await ourDraftIds(context))].filter((id) => !before.has(id)));
+      const { response } = await postAndRemoveCreated(context, drafts);
       refusedExactly(response, 'POST /drafts', `Argument "${key}" at drafts[${index}] is unexpected`);
     });
   }, ['channel']),

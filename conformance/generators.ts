@@ -4,9 +4,7 @@ import fc from 'fast-check';
 import type { Role } from './client.js';
 import { succeeded, type Context } from './harness.js';
 
-export function characterLength(value: string): number {
-  return Array.from(value).length;
-}
+export { characterLength } from '../reference/text.js';
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\ufeff]/g;
 

@@ -93,10 +93,6 @@ const STATE: Record<string, StateFetcher> = {
   drafts: (_realm, user) => ({ drafts: draftsByEditTime(user).reverse().slice(0, 1000).map(draftDict) }),
 };
 
-export function registerStateFetcher(eventType: string, fetcher: StateFetcher): void {
-  STATE[eventType] = fetcher;
-}
-
 function eventTypesParam(request: Request, name: string): string[] | null {
   const value = request.params.list(name);
   return value === undefined ? null : value.map((item, index) => checkString(item, `${name}[${index}]`));

@@ -58,7 +58,7 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'flags.messages-start-unread': { does: 'new messages arrive read', alsoCaughtBy: ['flags.model-sequence', 'flags.event-shape'] },
   'flags.mention-flags': { does: 'a silent mention sets mentioned' },
   'flags.wildcard-mention-flags': { does: 'a channel wildcard mention sets no flag' },
-  'flags.wildcard-mentioned-before-224': { does: 'below level 224 the split wildcard flag stream_wildcard_mentioned is sent', level: 223 },
+  'flags.wildcard-mentioned-before-224': { does: 'below level 224 the split wildcard flags are sent', level: 223 },
   'flags.alert-word-flag': { does: 'alert words match only in their own case' },
   'flags.historical-flag': { does: 'starring a message from a channel\'s history does not mark it historical' },
   'flags.model-sequence': { does: 'removing collapsed also removes starred', alsoCaughtBy: ['flags.remove-clears-flag'] },

@@ -35,11 +35,9 @@ export function flagNames(realm: Realm, bits: number): string[] {
   const set = (name: keyof typeof FLAG_BITS) => (bits & FLAG_BITS[name]) !== 0;
   for (const name of ['read', 'starred', 'collapsed', 'mentioned'] as const) if (set(name)) names.push(name);
   const wildcard = set('stream_wildcard_mentioned') || set('topic_wildcard_mentioned');
-  if (has(realm.featureLevel, 'splitWildcardMentionFlags') && !realm.fault('flags.wildcard-mentioned-before-224')) {
+  if (has(realm.featureLevel, 'splitWildcardMentionFlags') || realm.fault('flags.wildcard-mentioned-before-224')) {
     if (set('stream_wildcard_mentioned')) names.push('stream_wildcard_mentioned');
     if (set('topic_wildcard_mentioned')) names.push('topic_wildcard_mentioned');
-  } else if (realm.fault('flags.wildcard-mentioned-before-224') && set('stream_wildcard_mentioned')) {
-    names.push('stream_wildcard_mentioned');
   }
   // wildcard_mentioned: deprecated at level 224, still sent for older clients.
   if (wildcard) names.push('wildcard_mentioned');
