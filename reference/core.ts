@@ -5,9 +5,10 @@ import { subscribedChannels, subscriptionDict } from './channels.js';
 import { draftDict, draftsByEditTime, doDeleteAllDrafts } from './drafts.js';
 import { fetchEvents, registerQueue, sendEvent } from './events.js';
 import type { Request } from './http.js';
-import { ZULIP_VERSION_FOR_LEVEL } from './levels.js';
+import { has, ZULIP_VERSION_FOR_LEVEL } from './levels.js';
 import { ROLE_CODES, type Realm, type SettingValue, type User } from './model.js';
 import { JsonError, checkString, missingArgument } from './params.js';
+import { scheduledMessageDict, undeliveredScheduledMessages } from './scheduled.js';
 import { readSettings } from './settings.js';
 
 const HEARTBEAT_SECONDS = Number(process.env.TEAMCHAT_HEARTBEAT_SECONDS ?? 50);
@@ -44,7 +45,7 @@ export function userDict(realm: Realm, user: User): Record<string, unknown> {
     is_owner: user.role === 'owner',
     is_admin: realm.isAdministrator(user),
     is_guest: user.role === 'guest',
-    is_bot: false,
+    is_bot: user.isBot === true,
     is_active: true,
     timezone: '',
     avatar_url: null,
@@ -65,7 +66,8 @@ const STATE: Record<string, StateFetcher> = {
     realm_name: realm.settings.name,
     realm_url: realm.url,
     realm_uri: realm.url,
-    realm_empty_topic_display_name: realm.settings.emptyTopicDisplayName,
+    // The empty topic and its display name exist from level 334.
+    ...(has(realm.featureLevel, 'emptyTopicNames') ? { realm_empty_topic_display_name: realm.settings.emptyTopicDisplayName } : {}),
     max_message_length: realm.settings.maxMessageLength,
     max_topic_length: realm.settings.maxTopicLength,
     max_stream_name_length: 60,
@@ -80,7 +82,7 @@ const STATE: Record<string, StateFetcher> = {
     is_admin: realm.isAdministrator(user),
     is_owner: user.role === 'owner',
     is_guest: user.role === 'guest',
-    realm_users: [...realm.users.values()].map((other) => userDict(realm, other)),
+    realm_users: [...realm.users.values()].filter((other) => !other.isBot).map((other) => userDict(realm, other)),
   }),
   user_settings: (_realm, user) => ({ user_settings: { ...user.settings } }),
   alert_words: (_realm, user) => ({ alert_words: [...user.alertWords] }),
@@ -91,6 +93,8 @@ const STATE: Record<string, StateFetcher> = {
   message: (realm) => ({ max_message_id: realm.lastMessageId() }),
   // Zulip sends at most 1000 drafts, the most recently edited first.
   drafts: (_realm, user) => ({ drafts: draftsByEditTime(user).reverse().slice(0, 1000).map(draftDict) }),
+  scheduled_messages: (realm, user) =>
+    (has(realm.featureLevel, 'deleteScheduledMessage') ? { scheduled_messages: undeliveredScheduledMessages(realm, user).map((scheduled) => scheduledMessageDict(realm, scheduled)) } : {}),
 };
 
 function eventTypesParam(request: Request, name: string): string[] | null {
@@ -169,6 +173,8 @@ export function advanceClock({ realm, user, params }: Request) {
   if (seconds < 0) throw new JsonError('advance_seconds must not be negative');
   const deliver = params.bool('deliver') ?? true;
   realm.clock.advance(seconds);
+  // With deliver=false the worker was down while the clock moved: what came due meanwhile is late.
   if (deliver) realm.runDeliveries();
+  else realm.workerDownUntil = realm.clock.now();
   return { now: Math.floor(realm.clock.now()) };
 }

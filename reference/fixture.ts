@@ -1,6 +1,7 @@
 // The organization the reference boots with: read from a fixture file, checked, turned into
 // a Realm. Also the target profile (CONTRACT.md) for it.
 
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FaultSet } from './faults.js';
 import { Realm, type Channel, type Role, type User, type UserId } from './model.js';
@@ -59,6 +60,11 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
     };
     realm.addUser(user);
   }
+  realm.notificationBot = {
+    id: realm.nextUserId(), email: 'notification-bot@zulip.com', fullName: 'Notification Bot', apiKey: randomBytes(16).toString('hex'),
+    role: 'member', dateJoined: now, isBot: true, settings: initialSettings(featureLevel), alertWords: [], drafts: new Map(),
+  };
+  realm.addUser(realm.notificationBot);
   const idOf = (email: string) => realm.usersByEmail.get(email.toLowerCase())!.id;
   for (const entry of fixture.channels) {
     const channel: Channel = {

@@ -45,6 +45,8 @@ export interface Route {
   readonly unauthenticated?: boolean;
   /** The level from which success responses carry ignored_parameters_unsupported (spec "Versioning"). */
   readonly ignoredParametersSince?: number;
+  /** The feature level each method appears at; below it, the server has no such method. */
+  readonly since?: Readonly<Partial<Record<string, number>>>;
 }
 
 interface CompiledRoute extends Route {
@@ -102,14 +104,15 @@ async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<v
     throw new JsonError('Not Found', 404);
   }
   const route = routes.find((candidate) => candidate.pattern.test(pathname));
-  if (!route) throw new JsonError('Not Found', 404);
-  const allowed = Object.keys(route.methods).sort();
+  const existing = (name: string) => realm.featureLevel >= (route?.since?.[name] ?? 0);
+  const allowed = Object.keys(route?.methods ?? {}).filter(existing).sort();
+  if (!route || allowed.length === 0) throw new JsonError('Not Found', 404);
   if (method === 'OPTIONS') {
     res.writeHead(204, { Allow: allowed.join(', ') });
     res.end();
     return null;
   }
-  const operation = route.methods[method];
+  const operation = existing(method) ? route.methods[method] : undefined;
   if (!operation) {
     res.setHeader('Allow', allowed.join(', '));
     throw new JsonError('Method Not Allowed', 405, 'BAD_REQUEST', { allowed_methods: allowed });

@@ -116,13 +116,13 @@ export function recipientUserIds(realm: Realm, message: { senderId: UserId; reci
   return new Set([...channel.subscribers, message.senderId]);
 }
 
-export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, content: string, readBySender: boolean, client = 'API'): Message {
+export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, content: string, readBySender: boolean, client = 'API', sentAt = realm.clock.now()): Message {
   const message: Message = {
     id: realm.nextMessageId(),
     senderId: sender.id,
     recipient,
     content,
-    timestamp: Math.floor(realm.clock.now()),
+    timestamp: Math.floor(sentAt),
     client,
     userFlags: new Map(),
   };
@@ -184,14 +184,36 @@ export function messageDict(realm: Realm, message: Message): Record<string, unkn
 
 // ---- Operations ------------------------------------------------------------------------------
 
-function checkChannelTopic(realm: Realm, given: string | undefined): string {
+/** A channel message's topic: stripped; the empty topic's other names from level 370; truncated. */
+export function checkChannelTopic(realm: Realm, given: string | undefined): string {
   if (given === undefined) throw new JsonError('Missing topic');
   let topic = given.trim();
-  const displayName = realm.settings.emptyTopicDisplayName;
-  if (has(realm.featureLevel, 'noTopicMeansEmptyTopic') && (topic === '(no topic)' || topic === displayName)) topic = '';
+  if (has(realm.featureLevel, 'noTopicMeansEmptyTopic') && isEmptyTopicName(realm, topic)) topic = '';
   if (topic === '' && !has(realm.featureLevel, 'emptyTopicNames')) throw new JsonError("Topic can't be empty!");
   if (topic.includes('\0')) throw new JsonError('Topic must not contain null bytes');
   return truncateTopic(topic, realm.settings.maxTopicLength);
+}
+
+/** "(no topic)", "" and the organization's empty-topic display name (which exists from level 334). */
+export function isEmptyTopicName(realm: Realm, topic: string): boolean {
+  return topic === '' || topic === '(no topic)' || (has(realm.featureLevel, 'emptyTopicNames') && topic === realm.settings.emptyTopicDisplayName);
+}
+
+/** A channel the sender may post to, by ID. */
+export function checkChannelId(realm: Realm, sender: User, id: number): Channel {
+  const channel = realm.channels.get(id as ChannelId);
+  if (!channel || channel.isArchived || (channel.inviteOnly && !channel.subscribers.has(sender.id))) {
+    throw new JsonError(`Channel with ID '${id}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST', { stream_id: id });
+  }
+  return channel;
+}
+
+/** Direct message participants by user ID, the sender included, sorted and without duplicates. */
+export function checkDirectRecipientIds(realm: Realm, sender: User, ids: readonly number[]): UserId[] {
+  for (const id of ids) {
+    if (!realm.users.has(id as UserId)) throw new JsonError(`Invalid user ID ${id}`);
+  }
+  return [...new Set([sender.id, ...(ids as UserId[])])].sort((a, b) => a - b);
 }
 
 function findChannelForSending(realm: Realm, sender: User, to: string): Channel {
@@ -205,20 +227,12 @@ function findChannelForSending(realm: Realm, sender: User, to: string): Channel 
     if (value.length !== 1) throw new JsonError('Expected exactly one channel');
     value = value[0];
   }
-  let channel: Channel | undefined;
-  if (typeof value === 'number') {
-    channel = realm.channels.get(value as ChannelId);
-    if (!channel || channel.isArchived) throw new JsonError(`Channel with ID '${value}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST', { stream_id: value });
-  } else if (typeof value === 'string') {
-    channel = [...realm.channels.values()].find((candidate) => candidate.name.toLowerCase() === (value as string).toLowerCase() && !candidate.isArchived);
-    if (!channel) throw new JsonError(`Channel '${value}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST', { stream: value });
-  } else {
-    throw new JsonError('Invalid data type for channel');
-  }
-  if (channel.inviteOnly && !channel.subscribers.has(sender.id)) {
-    throw new JsonError(`Channel with ID '${channel.id}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST', { stream_id: channel.id });
-  }
-  return channel;
+  if (typeof value === 'number') return checkChannelId(realm, sender, value);
+  if (typeof value !== 'string') throw new JsonError('Invalid data type for channel');
+  const name = value.toLowerCase();
+  const channel = [...realm.channels.values()].find((candidate) => candidate.name.toLowerCase() === name && !candidate.isArchived);
+  if (!channel) throw new JsonError(`Channel '${value}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST', { stream: value });
+  return checkChannelId(realm, sender, channel.id);
 }
 
 function findDirectRecipients(realm: Realm, sender: User, to: string): UserId[] {

@@ -8,6 +8,7 @@ export type UserId = number & { readonly __brand: 'UserId' };
 export type ChannelId = number & { readonly __brand: 'ChannelId' };
 export type MessageId = number & { readonly __brand: 'MessageId' };
 export type DraftId = number & { readonly __brand: 'DraftId' };
+export type ScheduledMessageId = number & { readonly __brand: 'ScheduledMessageId' };
 
 export type Role = 'owner' | 'administrator' | 'moderator' | 'member' | 'guest';
 export const ROLE_CODES: Record<Role, number> = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 };
@@ -21,6 +22,8 @@ export interface User {
   readonly apiKey: string;
   readonly role: Role;
   readonly dateJoined: number;
+  /** System bots (the notification bot): not listed among the organization's users. */
+  readonly isBot?: boolean;
   settings: Record<string, SettingValue>;
   alertWords: string[];
   /** The user's drafts, in creation order. */
@@ -79,6 +82,19 @@ export const FLAG_BITS = {
 
 export type StoredFlag = keyof typeof FLAG_BITS;
 
+export interface ScheduledMessage {
+  readonly id: ScheduledMessageId;
+  readonly senderId: UserId;
+  /** As a sent message's: a direct recipient lists every participant, the sender included. */
+  recipient: Recipient;
+  content: string;
+  deliveryTimestamp: number;
+  readonly readBySender: boolean;
+  failed: boolean;
+  failureMessage: string | null;
+  delivered: boolean;
+}
+
 export interface UserGroup {
   readonly id: number;
   readonly name: string;
@@ -108,6 +124,7 @@ export class Realm {
   readonly usersByEmail = new Map<string, User>();
   readonly channels = new Map<ChannelId, Channel>();
   readonly messages = new Map<MessageId, Message>();
+  readonly scheduledMessages = new Map<ScheduledMessageId, ScheduledMessage>();
   readonly userGroups: UserGroup[] = [];
   readonly queues = new Map<string, EventQueue>();
   readonly clock = new Clock();
@@ -115,7 +132,11 @@ export class Realm {
   url = '';
   /** What the delivery worker does when it runs: each area that delivers adds its part. */
   readonly deliveryWorkers: Array<(realm: Realm) => void> = [];
-  private readonly counters = { user: 0, channel: 0, message: 0, draft: 0 };
+  /** The end of the last time the delivery worker was down (the clock advanced with deliver=false). */
+  workerDownUntil = -Infinity;
+  /** The bot that tells users about messages that could not be sent; set when the realm is built. */
+  notificationBot: User | null = null;
+  private readonly counters = { user: 0, channel: 0, message: 0, draft: 0, scheduledMessage: 0 };
 
   constructor(
     readonly settings: RealmSettings,
@@ -138,6 +159,9 @@ export class Realm {
   }
   nextDraftId(): DraftId {
     return ++this.counters.draft as DraftId;
+  }
+  nextScheduledMessageId(): ScheduledMessageId {
+    return ++this.counters.scheduledMessage as ScheduledMessageId;
   }
 
   runDeliveries(): void {

@@ -211,6 +211,145 @@ export const RULES = [
     title: 'update_message_flags events carry op, operation, flag, the changed messages and all:false; for read/remove, message_details.',
     why: 'Event payloads are not shown; Zulip\'s shape is used.',
   },
+
+  // ---- Scheduled messages ---------------------------------------------------------------------
+  {
+    id: 'scheduled.edits-follow-model', section: 'Endpoints 2. Edit a scheduled message', severity: 'must', since: 184,
+    title: 'Random sequences of create, edit and delete, from channel and direct messages, agree with a model: an accepted edit gives the message each field it names and keeps the others; a refused edit changes nothing.',
+  },
+  {
+    id: 'scheduled.type-values', section: 'Resources: Scheduled message; Endpoints 2. Edit a scheduled message', severity: 'must', since: 184,
+    title: 'type is one of direct, channel, stream, private (below level 248: stream, private): any other value is refused and changes nothing.',
+  },
+  {
+    id: 'scheduled.type-synonyms', section: 'Resources: Scheduled message', severity: 'must', since: 248,
+    title: 'private means direct and stream means channel: an edit with either name of a type gives the same message.',
+  },
+  {
+    id: 'scheduled.new-type-names-absent-before-248', section: 'Resources: Scheduled message; Versioning', severity: 'must', since: 184, before: 248,
+    title: 'A server below feature level 248 does not have the type names channel and direct: an edit using them is refused and changes nothing.',
+  },
+  {
+    id: 'scheduled.to-required-on-type-change', section: 'Endpoints 2. Edit a scheduled message', severity: 'must', since: 184,
+    title: 'An edit that changes the type without `to` is refused and changes nothing.',
+  },
+  {
+    id: 'scheduled.to-matches-type', section: 'Resources: Scheduled message; Endpoints 2. Edit a scheduled message', severity: 'must', since: 184,
+    title: '`to` is a channel ID for a channel message and a list of user IDs for a direct one (the new type, or else the existing one): `to` of the other shape is refused and changes nothing.',
+  },
+  {
+    id: 'scheduled.topic-required-on-change-to-channel', section: 'Endpoints 2. Edit a scheduled message', severity: 'must', since: 184,
+    title: 'An edit that changes a direct message to a channel message without topic is refused and changes nothing.',
+  },
+  {
+    id: 'scheduled.required-topic-not-empty', section: 'Endpoints 2. Edit a scheduled message (Topic rules)', severity: 'must', since: 184,
+    title: 'Where the topic is required, "(no topic)", the empty string and the organization\'s empty-topic display name are refused and change nothing.',
+  },
+  {
+    id: 'scheduled.topic-ignored-for-direct', section: 'Endpoints 2. Edit a scheduled message', severity: 'must', since: 184,
+    title: 'A topic is ignored when the existing or the new type is direct: any topic is accepted and the message stays without one.',
+  },
+  {
+    id: 'scheduled.empty-topic-names', section: 'Endpoints 2. Edit a scheduled message (Topic rules)', severity: 'must', since: 370,
+    title: 'A topic given where it is not required that is "(no topic)" or the empty-topic display name is stored as the empty topic.',
+  },
+  {
+    id: 'scheduled.empty-topic-valid-since-334', section: 'Endpoints 2. Edit a scheduled message (Topic rules)', severity: 'must', since: 334,
+    title: 'The empty topic is valid for a channel message: an edit to topic "" is accepted and stored.',
+  },
+  {
+    id: 'scheduled.empty-topic-invalid-before-334', section: 'Endpoints 2. Edit a scheduled message (Topic rules); Versioning', severity: 'must', since: 184, before: 334,
+    title: 'Below feature level 334 the empty topic is not valid for a channel message: an edit to topic "" is refused and changes nothing.',
+  },
+  {
+    id: 'scheduled.no-topic-ordinary-before-370', section: 'Endpoints 2. Edit a scheduled message (Topic rules); Versioning', severity: 'must', since: 184, before: 370,
+    title: 'Below feature level 370 "(no topic)" and the display name are ordinary topics: stored as given.',
+  },
+  {
+    id: 'scheduled.content-limit', section: 'Resources: Scheduled message; Limits: Message size', severity: 'must', since: 184,
+    title: 'Content of up to max_message_length characters is stored whole; stored content never exceeds max_message_length characters.',
+  },
+  {
+    id: 'scheduled.topic-limit', section: 'Resources: Scheduled message; Limits: Topic length', severity: 'must', since: 184,
+    title: 'A topic of up to max_topic_length characters is stored whole; a stored topic never exceeds max_topic_length characters.',
+  },
+  {
+    id: 'scheduled.failed-needs-timestamp', section: 'States and transitions; Endpoints 2. Edit a scheduled message', severity: 'must', since: 184,
+    title: 'An edit of a failed message without scheduled_delivery_timestamp is refused and changes nothing; with a new future timestamp it is accepted.',
+  },
+  {
+    id: 'scheduled.missing-channel-error', section: 'Errors', severity: 'must', since: 184,
+    title: 'An edit to a channel that does not exist is refused with code STREAM_DOES_NOT_EXIST, `stream_id` the requested ID, a msg naming it, and changes nothing.',
+  },
+  {
+    id: 'scheduled.invalid-user-error', section: 'Errors', severity: 'must', since: 184,
+    title: 'An edit of a direct message\'s `to` naming a user ID that does not exist is refused with code BAD_REQUEST and a msg naming the ID, and changes nothing.',
+  },
+  {
+    id: 'scheduled.missing-message-error', section: 'Errors', severity: 'must', since: 184,
+    title: 'An edit of a scheduled message ID that does not exist is refused with code BAD_REQUEST and a msg saying it does not exist.',
+  },
+  {
+    id: 'scheduled.own-messages-only', section: 'Authentication; Errors', severity: 'must', since: 173,
+    title: 'Another user\'s scheduled message cannot be edited or deleted: the answer is that of a missing one (BAD_REQUEST), and the message is unchanged.',
+  },
+  {
+    id: 'scheduled.delete-missing-error', section: 'Errors', severity: 'must', since: 173,
+    title: 'Deleting a scheduled message ID that does not exist is refused with code BAD_REQUEST and a msg saying it does not exist.',
+  },
+  {
+    id: 'scheduled.delete-removes', section: 'Endpoints 3. Delete a scheduled message', severity: 'must', since: 173,
+    title: 'Deleting a scheduled message succeeds and it is gone.',
+  },
+  {
+    id: 'scheduled.deleted-never-sent', section: 'States and transitions; Endpoints 3. Delete a scheduled message', severity: 'must', since: 173,
+    title: 'A deleted scheduled message, pending or failed, is never sent, also once its time has passed.',
+  },
+  {
+    id: 'scheduled.error-texts', section: 'Errors (not shown)', severity: 'decision', since: 184,
+    title: 'Edit errors come in Zulip\'s order with its texts: "Nothing to change", "Recipient required when updating type of scheduled message.", "Topic required when updating scheduled message type to channel.", "Scheduled delivery time must be in the future.", "Scheduled message does not exist" (404), "Channel with ID \'N\' does not exist", "Invalid user ID N". Type given without to, or channel type without topic, is refused even when the type does not change.',
+    why: 'Texts, statuses and the order of checks are not shown; Zulip\'s are used, and Zulip requires to and topic whenever type is given.',
+  },
+  {
+    id: 'scheduled.future-timestamp', section: 'Endpoints 2. Edit a scheduled message', severity: 'decision', since: 173,
+    title: 'scheduled_delivery_timestamp at or before the server\'s now is refused on create and edit: "Scheduled delivery time must be in the future."',
+    why: 'The spec gives no range for the timestamp; Zulip refuses times that are not in the future.',
+  },
+  {
+    id: 'scheduled.topic-normalized', section: 'Endpoints 2. Edit a scheduled message (Topic rules)', severity: 'decision', since: 184,
+    title: 'A topic loses its surrounding whitespace before the topic rules apply; case is kept ("(No Topic)" is an ordinary topic).',
+    why: 'The spec does not say how a topic is compared with "(no topic)"; Zulip strips topics when it parses them and compares exactly.',
+  },
+  {
+    id: 'scheduled.limits-truncate', section: 'Limits', severity: 'decision', since: 184,
+    title: 'Content over max_message_length is truncated to its first max-20 characters and "\\n[message truncated]"; a topic over max_topic_length to its first max-3 characters and "...".',
+    why: 'The spec bounds content and topic but does not say what happens past the bound; Zulip truncates.',
+  },
+  {
+    id: 'scheduled.listing-shape', section: 'Resources: Scheduled message (Zulip GET /scheduled_messages)', severity: 'decision', since: 173,
+    title: 'GET /scheduled_messages lists the user\'s undelivered messages, failed ones included, by delivery time, with type "stream" or "private", `to` the channel ID or the other participants (the sender alone for a message to oneself), and topic only for channel messages.',
+    why: 'Listing is a Zulip endpoint outside the spec; its shape is Zulip\'s.',
+  },
+  {
+    id: 'scheduled.delivery', section: 'States and transitions (not shown)', severity: 'decision', since: 173,
+    title: 'At its time a scheduled message is sent as a message from its sender, with its content and recipient, and leaves the list.',
+    why: 'How a scheduled message is delivered is not shown; this is what Zulip\'s worker does.',
+  },
+  {
+    id: 'scheduled.late-delivery-fails', section: 'States and transitions (not shown)', severity: 'decision', since: 173,
+    title: 'A message the worker could only send over ten minutes after its time is not sent: it becomes failed:true, stays listed, and the sender gets a direct message from the notification bot saying "Message could not be sent at the scheduled time."',
+    why: 'How a message becomes failed is not shown; this is Zulip\'s rule.',
+  },
+  {
+    id: 'scheduled.edit-clears-failed', section: 'States and transitions (not shown)', severity: 'decision', since: 184,
+    title: 'A failed message edited with a new timestamp is pending again (failed:false) and is sent at the new time.',
+    why: 'The state after editing is not shown; Zulip resets failed.',
+  },
+  {
+    id: 'scheduled.event-shapes', section: 'Events (not shown)', severity: 'decision', since: 173,
+    title: 'scheduled_messages events go to the owner: {op:"add", scheduled_messages:[...]}, {op:"update", scheduled_message}, {op:"remove", scheduled_message_id}.',
+    why: 'Event payloads are not shown; Zulip\'s are used.',
+  },
 ] as const satisfies readonly Rule[];
 
 export type RuleId = (typeof RULES)[number]['id'];

@@ -7,10 +7,11 @@ import * as core from './core.js';
 import * as drafts from './drafts.js';
 import * as flags from './flags.js';
 import * as messages from './messages.js';
+import * as scheduled from './scheduled.js';
 import type { FaultSet } from './faults.js';
 import { buildRealm, readFixture, type Fixture } from './fixture.js';
 import { createHandler, type Route } from './http.js';
-import { MAX_FEATURE_LEVEL } from './levels.js';
+import { BEHAVIOURS, MAX_FEATURE_LEVEL } from './levels.js';
 import type { Realm } from './model.js';
 
 const api = (path: string) => `/api/v1${path}`;
@@ -29,6 +30,16 @@ export const ROUTES: readonly Route[] = [
   { path: api('/messages/{message_id:int}'), methods: { GET: messages.getMessage } },
   { path: api('/drafts'), methods: { GET: drafts.getDrafts, POST: drafts.createDrafts } },
   { path: api('/drafts/{draft_id:int}'), methods: { PATCH: drafts.editDraft, DELETE: drafts.deleteDraft } },
+  {
+    path: api('/scheduled_messages'),
+    methods: { GET: scheduled.getScheduledMessages, POST: scheduled.createScheduledMessage },
+    since: { GET: BEHAVIOURS.deleteScheduledMessage, POST: BEHAVIOURS.deleteScheduledMessage },
+  },
+  {
+    path: api('/scheduled_messages/{scheduled_message_id:int}'),
+    methods: { PATCH: scheduled.editScheduledMessage, DELETE: scheduled.deleteScheduledMessage },
+    since: { PATCH: BEHAVIOURS.editScheduledMessage, DELETE: BEHAVIOURS.deleteScheduledMessage },
+  },
   { path: '/reference/clock', methods: { POST: core.advanceClock } },
 ];
 
@@ -50,6 +61,7 @@ export interface RunningReference {
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const fixture = options.fixture ?? readFixture();
   const realm = buildRealm(fixture, options.featureLevel ?? MAX_FEATURE_LEVEL, options.faults ?? new Set());
+  realm.deliveryWorkers.push(scheduled.deliverScheduledMessages);
   let closeQueues!: () => void;
   const closed = new Promise<void>((resolve) => (closeQueues = resolve));
   const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 60_000, headersTimeout: 10_000 }, createHandler(realm, ROUTES, closed));

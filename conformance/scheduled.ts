@@ -1,0 +1,945 @@
+// Checks of the scheduled-message rules (spec "Resources: Scheduled message", "Endpoints 2. Edit
+// a scheduled message", "3. Delete a scheduled message", the topic rules and the limits), over
+// messages the run schedules itself, far in the future unless a check moves the clock.
+
+import fc from 'fast-check';
+import type { ParamList, Response, Role } from './client.js';
+import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { characterLength, pollEvents, registerQueue, text, topicText } from './generators.js';
+import { createChannel } from './flags.js';
+
+type Kind = 'channel' | 'direct';
+
+/** A scheduled message as the spec describes it; `to` of a direct one without the sender (unless alone). */
+interface Scheduled {
+  readonly kind: Kind;
+  readonly to: number | readonly number[];
+  /** Channel messages only. */
+  readonly topic: string;
+  readonly content: string;
+  readonly timestamp: number;
+}
+
+/** An edit request: each parameter present or absent. */
+interface Edit {
+  type?: string;
+  to?: number | number[];
+  topic?: string;
+  content?: string;
+  scheduled_delivery_timestamp?: number;
+}
+
+const DAY = 86_400;
+/** Past this many seconds late, Zulip gives a scheduled message up. */
+const LATE_SECONDS = 10 * 60;
+/** IDs no organization the suite meets will have. */
+const MISSING_ID = 1_987_654_321;
+
+const typeNames = (level: number, kind: Kind): string[] =>
+  kind === 'channel' ? (level >= 248 ? ['stream', 'channel'] : ['stream']) : level >= 248 ? ['private', 'direct'] : ['private'];
+const kindOfType = (level: number, type: string): Kind | null =>
+  typeNames(level, 'channel').includes(type) ? 'channel' : typeNames(level, 'direct').includes(type) ? 'direct' : null;
+const otherKind = (kind: Kind): Kind => (kind === 'channel' ? 'direct' : 'channel');
+
+// ---- The run's audience ---------------------------------------------------------------------
+
+interface World {
+  /** Two channels member may post to: the run's own, and one more. */
+  readonly channels: readonly [number, number];
+  /** Audiences of direct messages: member alone, or others. */
+  readonly audiences: ReadonlyArray<readonly number[]>;
+}
+
+function world(context: Context): Promise<World> {
+  return context.memo('scheduled-world', async () => {
+    const { users } = context.probe;
+    const first = await createChannel(context, 'scheduled', ['member', 'other']);
+    const second = await createChannel(context, 'scheduled-b', ['member']);
+    // Whatever a check leaves behind, the end of the run removes.
+    context.cleanup.atEnd('delete the run\'s scheduled messages', () => sweep(context));
+    return { channels: [first.id, second.id], audiences: [[users.member.id], [users.other.id], [users.admin.id], [users.other.id, users.admin.id].sort((a, b) => a - b)] };
+  });
+}
+
+async function sweep(context: Context): Promise<void> {
+  for (const as of ['member', 'other'] as const) {
+    const response = await context.call(as, 'GET', '/scheduled_messages');
+    for (const listed of response.body?.scheduled_messages ?? []) {
+      if (String(listed.content).includes(context.prefix)) await context.call(as, 'DELETE', `/scheduled_messages/${listed.scheduled_message_id}`);
+    }
+  }
+}
+
+/** The target's now, from the Date header of its answer (the reference clock's, on the reference). */
+async function targetNow(context: Context): Promise<number> {
+  const response = await context.call(null, 'GET', '/server_settings');
+  const date = Date.parse(String(response.headers.date ?? ''));
+  return Number.isFinite(date) ? Math.floor(date / 1000) : Math.floor(Date.now() / 1000);
+}
+
+/** A time far enough ahead that no clock a check moves reaches it. */
+const farFuture = (now: number, offset = 0) => now + 30 * DAY + offset;
+
+// ---- Generators ---------------------------------------------------------------------------
+
+const content = (context: Context) => text(40).map((body) => `${context.prefix} ${body}`);
+
+/** An ordinary topic: none of the empty topic's names, no surrounding whitespace. */
+function ordinaryTopic(context: Context): fc.Arbitrary<string> {
+  return topicText(context.probe.maxTopicLength).filter((topic) => !emptyTopicNames(context).includes(topic));
+}
+
+/** "(no topic)", "" and the display name the target reports (servers below 334 have none). */
+function emptyTopicNames(context: Context): string[] {
+  const displayName = context.probe.emptyTopicDisplayName;
+  return ['(no topic)', '', ...(displayName ? [displayName] : [])];
+}
+
+/** Other case of the empty topic's names: ordinary topics to the spec. */
+function otherCaseNames(context: Context): string[] {
+  const names = ['(No Topic)', '(NO TOPIC)'];
+  const displayName = context.probe.emptyTopicDisplayName;
+  if (displayName && displayName.toUpperCase() !== displayName) names.push(displayName.toUpperCase());
+  return names;
+}
+
+function audience(w: World, kind: Kind): fc.Arbitrary<number | number[]> {
+  return kind === 'channel' ? fc.constantFrom(...w.channels) : fc.constantFrom(...w.audiences.map((ids) => [...ids]));
+}
+
+function initial(context: Context, w: World, kind: Kind): fc.Arbitrary<Scheduled> {
+  return fc.record({
+    kind: fc.constant(kind),
+    to: audience(w, kind),
+    topic: kind === 'channel' ? ordinaryTopic(context) : fc.constant(''),
+    content: content(context),
+    timestamp: fc.integer({ min: 0, max: 1000 }),
+  });
+}
+
+const anyKind = fc.constantFrom<Kind>('channel', 'direct');
+
+// ---- Scheduling, reading, editing -----------------------------------------------------------
+
+interface Listed {
+  scheduled_message_id: number;
+  type: string;
+  to: number | number[];
+  topic?: string;
+  content: string;
+  scheduled_delivery_timestamp: number;
+  failed: boolean;
+}
+
+/** Schedules the message; `timestamp` is an offset from the far future unless `at` is given. */
+async function schedule(context: Context, message: Scheduled, options: { as?: Role; at?: number } = {}): Promise<{ id: number; message: Scheduled }> {
+  const as = options.as ?? 'member';
+  const timestamp = options.at ?? farFuture(await targetNow(context), message.timestamp);
+  const params: ParamList = message.kind === 'channel'
+    ? { type: 'stream', to: message.to as number, topic: message.topic, content: message.content, scheduled_delivery_timestamp: timestamp }
+    : { type: 'private', to: message.to as number[], content: message.content, scheduled_delivery_timestamp: timestamp };
+  const body = succeeded(await context.call(as, 'POST', '/scheduled_messages', params), 'POST /scheduled_messages');
+  expect(Number.isInteger(body.scheduled_message_id), `POST /scheduled_messages: no scheduled_message_id: ${JSON.stringify(body)}`);
+  return { id: body.scheduled_message_id, message: { ...message, timestamp } };
+}
+
+async function listed(context: Context, as: Role = 'member'): Promise<Map<number, Listed>> {
+  const body = succeeded(await context.call(as, 'GET', '/scheduled_messages'), 'GET /scheduled_messages');
+  expect(Array.isArray(body.scheduled_messages), `GET /scheduled_messages: no scheduled_messages list: ${JSON.stringify(body)}`);
+  return new Map((body.scheduled_messages as Listed[]).map((item) => [item.scheduled_message_id, item]));
+}
+
+async function readBack(context: Context, id: number, as: Role = 'member'): Promise<Listed | undefined> {
+  return (await listed(context, as)).get(id);
+}
+
+async function remove(context: Context, id: number, as: Role = 'member'): Promise<void> {
+  await context.cleanup.now(`delete scheduled message ${id}`, () => context.call(as, 'DELETE', `/scheduled_messages/${id}`));
+}
+
+function edit(context: Context, id: number, changes: Edit, as: Role = 'member'): Promise<Response> {
+  return context.call(as, 'PATCH', `/scheduled_messages/${id}`, changes as ParamList);
+}
+
+/** What the spec says of a listed message: its kind, audience (without the sender), topic, content, time. */
+function asScheduled(context: Context, item: Listed, sender: number): Scheduled | string {
+  const kind = kindOfType(Math.max(context.level, 248), item.type);
+  if (kind === null) return `type ${JSON.stringify(item.type)} is none of the spec's`;
+  let to = item.to;
+  if (kind === 'direct') {
+    if (!Array.isArray(to)) return `to ${JSON.stringify(to)} of a direct message is not a list`;
+    const others = [...new Set(to)].filter((id) => id !== sender).sort((a, b) => a - b);
+    to = others.length > 0 ? others : [sender];
+  }
+  return { kind, to, topic: kind === 'channel' ? String(item.topic) : '', content: item.content, timestamp: item.scheduled_delivery_timestamp };
+}
+
+function normalizeAudience(message: Scheduled, sender: number): Scheduled {
+  if (message.kind === 'channel') return message;
+  const others = [...new Set(message.to as number[])].filter((id) => id !== sender).sort((a, b) => a - b);
+  return { ...message, to: others.length > 0 ? others : [sender], topic: '' };
+}
+
+/** Differences between what the spec says the message is and what GET lists. */
+function differences(context: Context, expected: Scheduled, item: Listed | undefined, sender = context.probe.users.member.id): string | null {
+  if (!item) return 'it is no longer listed by GET /scheduled_messages';
+  const actual = asScheduled(context, item, sender);
+  if (typeof actual === 'string') return actual;
+  const want = normalizeAudience(expected, sender);
+  const found: string[] = [];
+  for (const key of ['kind', 'to', 'topic', 'content', 'timestamp'] as const) {
+    if (JSON.stringify(actual[key]) !== JSON.stringify(want[key])) found.push(`${key} is ${JSON.stringify(actual[key])}, expected ${JSON.stringify(want[key])}`);
+  }
+  return found.length > 0 ? found.join('; ') : null;
+}
+
+function describeEdit(changes: Edit): string {
+  return `PATCH /scheduled_messages ${JSON.stringify(changes)}`;
+}
+
+/** Schedules `start`, sends the edit, reads back, removes; returns all of it. */
+async function tryEdit(context: Context, start: Scheduled, changes: Edit | ((scheduled: Scheduled) => Edit)) {
+  const created = await schedule(context, start);
+  try {
+    const request = typeof changes === 'function' ? changes(created.message) : changes;
+    const response = await edit(context, created.id, request);
+    const after = await readBack(context, created.id);
+    return { ...created, request, response, after };
+  } finally {
+    await remove(context, created.id);
+  }
+}
+
+/** The edit must be refused and leave the message as it was. */
+async function expectRefusedUnchanged(context: Context, start: Scheduled, changes: Edit | ((scheduled: Scheduled) => Edit)) {
+  const { message, request, response, after } = await tryEdit(context, start, changes);
+  const body = refused(response, describeEdit(request));
+  const changed = differences(context, message, after);
+  expect(changed === null, `${describeEdit(request)} was refused (${JSON.stringify(body)}), yet the message changed: ${changed}`);
+  return body;
+}
+
+/** The edit must be accepted and leave the message as `expected` says. */
+async function expectAccepted(context: Context, start: Scheduled, changes: Edit | ((scheduled: Scheduled) => Edit), expected: (before: Scheduled, request: Edit) => Scheduled) {
+  const { message, request, response, after } = await tryEdit(context, start, changes);
+  succeeded(response, describeEdit(request));
+  const wrong = differences(context, expected(message, request), after);
+  expect(wrong === null, `after ${describeEdit(request)} on ${JSON.stringify(normalizeAudience(message, context.probe.users.member.id))}: ${wrong}`);
+  return after!;
+}
+
+// ---- The spec's outcome of an edit ------------------------------------------------------------
+
+/**
+ * What the spec says an edit does to a message: the new message, "refused", or "open" where
+ * the spec leaves the outcome to the server (nothing given; the type given but not changed
+ * without `to` or topic; a topic that is one of the empty topic's names with the type given).
+ */
+function specOutcome(context: Context, state: Scheduled, change: Edit): Scheduled | 'refused' | 'open' {
+  const level = context.level;
+  if (Object.values(change).every((value) => value === undefined)) return 'open';
+  const given = change.type === undefined ? null : kindOfType(level, change.type);
+  if (change.type !== undefined && given === null) return 'refused';
+  const kind = given ?? state.kind;
+  const typeChanged = given !== null && given !== state.kind;
+  if (given !== null && !typeChanged) {
+    if (change.to === undefined || (kind === 'channel' && (change.topic === undefined || emptyTopicNames(context).includes(change.topic)))) return 'open';
+  }
+  if (typeChanged && change.to === undefined) return 'refused';
+  if (change.to !== undefined && (kind === 'channel') === Array.isArray(change.to)) return 'refused';
+  let topic = kind === 'channel' && state.kind === 'channel' ? state.topic : '';
+  if (kind === 'channel' && typeChanged) {
+    if (change.topic === undefined || emptyTopicNames(context).includes(change.topic)) return 'refused';
+    topic = change.topic;
+  } else if (kind === 'channel' && change.topic !== undefined) {
+    topic = change.topic;
+    if (level >= 370 && emptyTopicNames(context).includes(topic)) topic = '';
+    if (topic === '' && level < 334) return 'refused';
+  }
+  return {
+    kind,
+    to: change.to ?? state.to,
+    topic,
+    content: change.content ?? state.content,
+    timestamp: change.scheduled_delivery_timestamp ?? state.timestamp,
+  };
+}
+
+const EDIT_PARAMETERS = ['type', 'to', 'topic', 'content', 'scheduled_delivery_timestamp'] as const;
+
+/** An edit with each of the 31 non-empty combinations of present parameters equally likely. */
+function editArbitrary(context: Context, w: World, now: number): fc.Arbitrary<Edit> {
+  const level = context.level;
+  const types = [...typeNames(level, 'channel'), ...typeNames(level, 'direct')];
+  const values = fc.record({
+    type: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...types) }, { weight: 1, arbitrary: fc.constantFrom('Stream', 'dm', 'group', '') }),
+    to: fc.oneof(audience(w, 'channel'), audience(w, 'direct')),
+    topic: fc.oneof({ weight: 4, arbitrary: ordinaryTopic(context) }, { weight: 3, arbitrary: fc.constantFrom(...emptyTopicNames(context), ...otherCaseNames(context)) }),
+    content: content(context),
+    scheduled_delivery_timestamp: fc.integer({ min: 0, max: 1000 }).map((offset) => farFuture(now, 2000 + offset)),
+  });
+  const mask = fc.constantFrom(...Array.from({ length: 31 }, (_, i) => i + 1));
+  return fc.tuple(mask, values).map(([present, all]) => {
+    const change: Record<string, unknown> = {};
+    EDIT_PARAMETERS.forEach((name, bit) => {
+      if (present & (1 << bit)) change[name] = all[name];
+    });
+    return change as Edit;
+  });
+}
+
+// ---- The reference clock -----------------------------------------------------------------------
+
+/** Moves the target's clock (CONTRACT: POST /reference/clock); returns the new now. */
+async function advanceClock(context: Context, seconds: number, deliver = true): Promise<number> {
+  const body = succeeded(await context.call('admin', 'POST', '/reference/clock', { advance_seconds: seconds, deliver }), 'POST /reference/clock');
+  expect(Number.isInteger(body.now), `POST /reference/clock: no now: ${JSON.stringify(body)}`);
+  return body.now;
+}
+
+/** Schedules a message a minute ahead and lets the clock pass its time with the worker down, then up. */
+async function scheduleFailed(context: Context, message: Scheduled) {
+  const now = await advanceClock(context, 0);
+  const created = await schedule(context, message, { at: now + 60 });
+  await advanceClock(context, 60 + LATE_SECONDS + 60, false);
+  await advanceClock(context, 0);
+  const item = await readBack(context, created.id);
+  if (item?.failed !== true) {
+    await remove(context, created.id);
+    throw new Skip(`the target did not fail a message its worker found ${LATE_SECONDS + 60} seconds late (listed as ${JSON.stringify(item)}), so there is no failed message to check with`);
+  }
+  return created;
+}
+
+/** Messages member can see that arrived after `since` (a max_message_id). */
+async function messagesSince(context: Context, since: number, as: Role = 'member'): Promise<any[]> {
+  const me = succeeded(await context.call(as, 'GET', '/users/me'), 'GET /users/me');
+  const found: any[] = [];
+  for (let id = since + 1; id <= me.max_message_id; id++) {
+    const response = await context.call(as, 'GET', `/messages/${id}`);
+    if (response.body?.result === 'success') found.push(response.body.message);
+  }
+  return found;
+}
+
+async function maxMessageId(context: Context, as: Role = 'member'): Promise<number> {
+  const me = succeeded(await context.call(as, 'GET', '/users/me'), 'GET /users/me');
+  expect(Number.isInteger(me.max_message_id), `GET /users/me: no max_message_id: ${JSON.stringify(me)}`);
+  return me.max_message_id;
+}
+
+// ---- Checks of what the spec states ---------------------------------------------------------
+
+const fewer = (context: Context, most = 20) => Math.min(context.options.runs, most);
+
+/** A valid edit from each kind to `to`'s kind, for checks that spoil one part of it. */
+function changeTo(context: Context, w: World, kind: Kind, typeName?: string): fc.Arbitrary<Edit> {
+  return fc.record({
+    type: typeName === undefined ? fc.constantFrom(...typeNames(context.level, kind)) : fc.constant(typeName),
+    to: audience(w, kind),
+    topic: ordinaryTopic(context),
+    content: content(context),
+  }).map((change) => (kind === 'direct' ? { type: change.type, to: change.to, content: change.content } : change));
+}
+
+const mustChecks: Check[] = [
+  check('scheduled.edits-follow-model', async (context) => {
+    const w = await world(context);
+    const now = await targetNow(context);
+    const edits = fc.tuple(fc.nat({ max: 4 }), editArbitrary(context, w, now)).map(([position, change]) => new EditCommand(position, change));
+    // Edits are drawn three times as often as the other commands: they are what the rules are about.
+    const commands = [
+      anyKind.chain((kind) => initial(context, w, kind)).map((message) => new ScheduleCommand(message)),
+      edits, edits, edits,
+      fc.nat({ max: 4 }).map((position) => new DeleteCommand(position)),
+    ];
+    // Each sequence starts from a channel message and a direct one.
+    const starts = fc.tuple(initial(context, w, 'channel'), initial(context, w, 'direct'));
+    await context.property(fc.tuple(starts, fc.commands(commands, { maxCommands: 20, size: 'max' })), async ([[channel, direct], list]) => {
+      const model: ScheduledModel = { context, messages: [] };
+      try {
+        model.messages.push(await schedule(context, channel), await schedule(context, direct));
+        await fc.asyncModelRun(() => ({ model, real: context }), list);
+      } finally {
+        for (const entry of model.messages) await remove(context, entry.id);
+      }
+    }, fewer(context, 15));
+  }),
+
+  check('scheduled.type-values', async (context) => {
+    const w = await world(context);
+    const known = [...typeNames(context.level, 'channel'), ...typeNames(context.level, 'direct')];
+    const outside = fc.oneof(
+      fc.constantFrom('Stream', 'PRIVATE', 'Direct', ' stream', 'private ', 'dm', 'group', 'huddle', '', 'null', ...(context.level < 248 ? [] : ['CHANNEL'])),
+      fc.string({ maxLength: 8 }),
+    ).filter((type) => !known.includes(type));
+    await context.property(fc.tuple(anyKind, anyKind, outside).chain(([from, toKind, type]) => fc.tuple(initial(context, w, from), changeTo(context, w, toKind, type))), async ([start, change]) => {
+      await expectRefusedUnchanged(context, start, change);
+    }, fewer(context, 10));
+  }),
+
+  check('scheduled.type-synonyms', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(anyKind, anyKind).chain(([from, kind]) => fc.tuple(initial(context, w, from), changeTo(context, w, kind, typeNames(context.level, kind)[0]))), async ([start, change]) => {
+      const kind = kindOfType(context.level, change.type!)!;
+      const [older, newer] = typeNames(context.level, kind);
+      const first = await expectAccepted(context, start, { ...change, type: older }, (before, request) => specState(context, before, request));
+      const second = await expectAccepted(context, start, { ...change, type: newer }, (before, request) => specState(context, before, request));
+      expect(typeNames(248, kind).includes(first.type) && typeNames(248, kind).includes(second.type), `edits with type ${older} and ${newer} read back as types ${first.type} and ${second.type}`);
+    }, fewer(context, 10));
+  }),
+
+  check('scheduled.new-type-names-absent-before-248', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(anyKind, fc.constantFrom<[Kind, string]>(['channel', 'channel'], ['direct', 'direct'])).chain(([from, [kind, type]]) => fc.tuple(initial(context, w, from), changeTo(context, w, kind, type))), async ([start, change]) => {
+      await expectRefusedUnchanged(context, start, change);
+    }, fewer(context, 6));
+  }),
+
+  check('scheduled.to-required-on-type-change', async (context) => {
+    const w = await world(context);
+    await context.property(anyKind.chain((from) => fc.tuple(initial(context, w, from), changeTo(context, w, otherKind(from)))), async ([start, change]) => {
+      const { to: _dropped, ...withoutTo } = change;
+      await expectRefusedUnchanged(context, start, withoutTo);
+    }, fewer(context, 10));
+  }),
+
+  check('scheduled.to-matches-type', async (context) => {
+    const w = await world(context);
+    // The new type's shape of `to`, or without a type the existing one's, swapped for the other shape.
+    const cases = fc.tuple(anyKind, fc.boolean()).chain(([from, changeType]) => {
+      const kind = changeType ? otherKind(from) : from;
+      const wrongTo = audience(w, otherKind(kind));
+      const change = changeType
+        ? fc.tuple(changeTo(context, w, kind), wrongTo).map(([c, to]) => ({ ...c, to }))
+        : fc.tuple(wrongTo, fc.option(content(context), { nil: undefined })).map(([to, body]) => ({ to, content: body }));
+      return fc.tuple(initial(context, w, from), change);
+    });
+    await context.property(cases, async ([start, change]) => {
+      await expectRefusedUnchanged(context, start, change);
+    }, fewer(context, 10));
+  }),
+
+  check('scheduled.topic-required-on-change-to-channel', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(initial(context, w, 'direct'), changeTo(context, w, 'channel')), async ([start, change]) => {
+      const { topic: _dropped, ...withoutTopic } = change;
+      await expectRefusedUnchanged(context, start, withoutTopic);
+    }, fewer(context, 10));
+  }),
+
+  check('scheduled.required-topic-not-empty', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(initial(context, w, 'direct'), changeTo(context, w, 'channel'), fc.constantFrom(...emptyTopicNames(context))), async ([start, change, topic]) => {
+      await expectRefusedUnchanged(context, start, { ...change, topic });
+    }, fewer(context, 10));
+  }),
+
+  check('scheduled.topic-ignored-for-direct', async (context) => {
+    const w = await world(context);
+    const long = fc.constantFrom('x', '日', '😀').map((unit) => unit.repeat(context.probe.maxTopicLength + 5));
+    const anyTopic = fc.oneof(ordinaryTopic(context), fc.constantFrom(...emptyTopicNames(context), ...otherCaseNames(context)), long);
+    // From a direct message with or without a new audience, or from a channel message to a direct one.
+    const cases = fc.tuple(anyKind, anyTopic, fc.option(content(context), { nil: undefined })).chain(([from, topic, body]) => {
+      const change = from === 'channel' || body === undefined
+        ? changeTo(context, w, 'direct').map((c) => ({ ...c, topic }))
+        : fc.constant<Edit>({ topic, content: body });
+      return fc.tuple(initial(context, w, from), change);
+    });
+    await context.property(cases, async ([start, change]) => {
+      await expectAccepted(context, start, change, (before, request) => specState(context, before, request));
+    }, fewer(context, 15));
+  }),
+
+  check('scheduled.empty-topic-names', async (context) => {
+    const w = await world(context);
+    const names = emptyTopicNames(context).filter((name) => name !== '');
+    await context.property(fc.tuple(initial(context, w, 'channel'), fc.constantFrom(...names), fc.option(content(context), { nil: undefined }), fc.option(audience(w, 'channel'), { nil: undefined })), async ([start, topic, body, to]) => {
+      await expectAccepted(context, start, { topic, content: body, to: to as number | undefined }, (before, request) => ({ ...before, ...fields(request), topic: '' }));
+    }, fewer(context, 10));
+  }),
+
+  check('scheduled.empty-topic-valid-since-334', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(initial(context, w, 'channel'), fc.option(audience(w, 'channel'), { nil: undefined })), async ([start, to]) => {
+      await expectAccepted(context, start, { topic: '', to: to as number | undefined }, (before, request) => ({ ...before, ...fields(request), topic: '' }));
+    }, fewer(context, 6));
+  }),
+
+  check('scheduled.empty-topic-invalid-before-334', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(initial(context, w, 'channel'), fc.option(content(context), { nil: undefined })), async ([start, body]) => {
+      await expectRefusedUnchanged(context, start, { topic: '', content: body });
+    }, fewer(context, 6));
+  }),
+
+  check('scheduled.no-topic-ordinary-before-370', async (context) => {
+    const w = await world(context);
+    const names = emptyTopicNames(context).filter((name) => name !== '');
+    await context.property(fc.tuple(initial(context, w, 'channel'), fc.constantFrom(...names)), async ([start, topic]) => {
+      await expectAccepted(context, start, { topic }, (before) => ({ ...before, topic }));
+    }, fewer(context, 6));
+  }),
+
+  check('scheduled.content-limit', async (context) => {
+    const w = await world(context);
+    const max = context.probe.maxMessageLength;
+    await context.property(fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), lengthAround(max), fc.constantFrom('a', 'é', '日', '😀')), async ([start, length, unit]) => {
+      const body = exactLength(`${context.prefix} `, unit, length);
+      await checkLimit(context, start, { content: body }, 'content', body, max);
+    }, fewer(context, 10));
+  }),
+
+  check('scheduled.topic-limit', async (context) => {
+    const w = await world(context);
+    const max = context.probe.maxTopicLength;
+    await context.property(fc.tuple(initial(context, w, 'channel'), lengthAround(max), fc.constantFrom('a', 'é', '日', '😀')), async ([start, length, unit]) => {
+      const topic = exactLength('t', unit, length);
+      await checkLimit(context, start, { topic }, 'topic', topic, max);
+    }, fewer(context, 10));
+  }),
+
+  check('scheduled.failed-needs-timestamp', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), content(context), fc.boolean()), async ([start, body, withContent]) => {
+      const { id, message } = await scheduleFailed(context, start);
+      try {
+        const refusedEdit: Edit = withContent ? { content: body } : message.kind === 'channel' ? { topic: `${message.topic} again` } : { to: [context.probe.users.other.id] };
+        const response = await edit(context, id, refusedEdit);
+        refused(response, `${describeEdit(refusedEdit)} on a failed message`);
+        const unchanged = differences(context, message, await readBack(context, id));
+        expect(unchanged === null, `${describeEdit(refusedEdit)} on a failed message was refused, yet the message changed: ${unchanged}`);
+        const later = (await advanceClock(context, 0)) + 3600;
+        succeeded(await edit(context, id, { content: body, scheduled_delivery_timestamp: later }), `PATCH a failed message with a new scheduled_delivery_timestamp`);
+        const applied = differences(context, { ...message, content: body, timestamp: later }, await readBack(context, id));
+        expect(applied === null, `after an accepted edit with a new time, the failed message reads back wrong: ${applied}`);
+      } finally {
+        await remove(context, id);
+      }
+    }, fewer(context, 3));
+  }, ['reference-clock']),
+
+  check('scheduled.missing-channel-error', async (context) => {
+    const w = await world(context);
+    const missing = fc.integer({ min: 0, max: 1000 }).map((k) => MISSING_ID + k);
+    const cases = fc.tuple(anyKind, missing).chain(([from, id]) => fc.tuple(
+      initial(context, w, from),
+      from === 'channel' ? fc.constant<Edit>({ to: id }) : changeTo(context, w, 'channel').map((c) => ({ ...c, to: id })),
+      fc.constant(id),
+    ));
+    await context.property(cases, async ([start, change, id]) => {
+      const body = await expectRefusedUnchanged(context, start, change);
+      expect(body.code === 'STREAM_DOES_NOT_EXIST', `a missing channel ${id}: code ${JSON.stringify(body.code)}, not STREAM_DOES_NOT_EXIST`);
+      expect(body.stream_id === id, `a missing channel ${id}: stream_id is ${JSON.stringify(body.stream_id)}`);
+      expect(String(body.msg).includes(String(id)), `a missing channel ${id}: msg ${JSON.stringify(body.msg)} does not name it`);
+    }, fewer(context, 6));
+  }),
+
+  check('scheduled.invalid-user-error', async (context) => {
+    const w = await world(context);
+    const missing = fc.integer({ min: 0, max: 1000 }).map((k) => MISSING_ID + k);
+    const cases = fc.tuple(anyKind, missing, fc.subarray([context.probe.users.other.id, context.probe.users.admin.id])).chain(([from, id, known]) => fc.tuple(
+      initial(context, w, from),
+      from === 'direct' ? fc.constant<Edit>({ to: [...known, id] }) : changeTo(context, w, 'direct').map((c) => ({ ...c, to: [...known, id] })),
+      fc.constant(id),
+    ));
+    await context.property(cases, async ([start, change, id]) => {
+      const body = await expectRefusedUnchanged(context, start, change);
+      expect(body.code === 'BAD_REQUEST', `an unknown user ${id}: code ${JSON.stringify(body.code)}, not BAD_REQUEST`);
+      expect(String(body.msg).includes(String(id)), `an unknown user ${id}: msg ${JSON.stringify(body.msg)} does not name the ID`);
+    }, fewer(context, 6));
+  }),
+
+  check('scheduled.missing-message-error', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), content(context), fc.boolean()), async ([start, body, deletedOne]) => {
+      const id = deletedOne ? await deletedId(context, start) : MISSING_ID;
+      const response = await edit(context, id, { content: body });
+      saysDoesNotExist(refused(response, `PATCH /scheduled_messages/${id} (no such message)`), id);
+    }, fewer(context, 6));
+  }),
+
+  check('scheduled.own-messages-only', async (context) => {
+    const w = await world(context);
+    const { users } = context.probe;
+    const othersAudience = fc.constantFrom<number | number[]>(w.channels[0], [users.member.id], [users.admin.id]);
+    await context.property(fc.tuple(initial(context, w, 'channel'), othersAudience, content(context)), async ([base, to, body]) => {
+      const start: Scheduled = { ...base, kind: typeof to === 'number' ? 'channel' : 'direct', to };
+      const { id, message } = await schedule(context, start, { as: 'other' });
+      try {
+        if (context.level >= 184) {
+          saysDoesNotExist(refused(await edit(context, id, { content: body }), `member's PATCH of other's scheduled message`), id);
+        }
+        saysDoesNotExist(refused(await context.call('member', 'DELETE', `/scheduled_messages/${id}`), `member's DELETE of other's scheduled message`), id);
+        const changed = differences(context, message, await readBack(context, id, 'other'), users.other.id);
+        expect(changed === null, `member's attempts changed other's scheduled message: ${changed}`);
+      } finally {
+        await remove(context, id, 'other');
+      }
+    }, fewer(context, 6));
+  }),
+
+  check('scheduled.delete-missing-error', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), fc.boolean()), async ([start, deletedOne]) => {
+      const id = deletedOne ? await deletedId(context, start) : MISSING_ID;
+      saysDoesNotExist(refused(await context.call('member', 'DELETE', `/scheduled_messages/${id}`), `DELETE /scheduled_messages/${id} (no such message)`), id);
+    }, fewer(context, 6));
+  }),
+
+  check('scheduled.delete-removes', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), anyKind.chain((kind) => initial(context, w, kind))), async ([first, second]) => {
+      const doomed = await schedule(context, first);
+      const kept = await schedule(context, second);
+      try {
+        succeeded(await context.call('member', 'DELETE', `/scheduled_messages/${doomed.id}`), `DELETE /scheduled_messages/${doomed.id}`);
+        const list = await listed(context);
+        expect(!list.has(doomed.id), `after DELETE /scheduled_messages/${doomed.id} it is still listed: ${JSON.stringify(list.get(doomed.id))}`);
+        expect(list.has(kept.id), `deleting ${doomed.id} also removed ${kept.id}`);
+      } finally {
+        await remove(context, doomed.id);
+        await remove(context, kept.id);
+      }
+    }, fewer(context, 6));
+  }),
+
+  check('scheduled.deleted-never-sent', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), fc.boolean()), async ([start, failedFirst]) => {
+      const since = await maxMessageId(context);
+      const { id, message } = failedFirst ? await scheduleFailed(context, start) : await schedule(context, start, { at: (await advanceClock(context, 0)) + 60 });
+      succeeded(await context.call('member', 'DELETE', `/scheduled_messages/${id}`), `DELETE /scheduled_messages/${id}`);
+      await advanceClock(context, 120);
+      const sent = (await messagesSince(context, since)).filter((m) => m.content === message.content && m.sender_id === context.probe.users.member.id);
+      expect(sent.length === 0, `the ${failedFirst ? 'failed' : 'pending'} scheduled message ${id} was deleted, yet it was sent as message ${sent.map((m) => m.id).join(', ')}`);
+    }, fewer(context, 3));
+  }, ['reference-clock']),
+];
+
+/** The spec's outcome of an edit it decides; a harness error when the check asked for an open one. */
+function specState(context: Context, before: Scheduled, request: Edit): Scheduled {
+  const outcome = specOutcome(context, before, request);
+  if (typeof outcome === 'string') throw new Error(`harness: the check expected ${describeEdit(request)} to be accepted, the spec says ${outcome}`);
+  return outcome;
+}
+
+/** The fields an edit sets directly. */
+function fields(request: Edit): Partial<Scheduled> {
+  const set: Record<string, unknown> = {};
+  if (request.to !== undefined) set.to = request.to;
+  if (request.content !== undefined) set.content = request.content;
+  if (request.scheduled_delivery_timestamp !== undefined) set.timestamp = request.scheduled_delivery_timestamp;
+  return set as Partial<Scheduled>;
+}
+
+/** Lengths at, just under and just over a limit. */
+const lengthAround = (max: number) => fc.oneof(fc.constantFrom(max - 1, max, max + 1), fc.integer({ min: Math.max(1, max - 10), max: max + 10 }));
+
+/** `head` then `unit` repeated to `length` characters in all. */
+function exactLength(head: string, unit: string, length: number): string {
+  const headLength = characterLength(head);
+  return head + unit.repeat(Math.max(0, length - headLength));
+}
+
+/** At or under the limit, stored whole; over it, refused or stored within it. */
+async function checkLimit(context: Context, start: Scheduled, change: Edit, field: 'content' | 'topic', value: string, max: number) {
+  const { message, request, response, after } = await tryEdit(context, start, change);
+  const length = characterLength(value);
+  if (length <= max) {
+    succeeded(response, `an edit with a ${field} of ${length} characters (limit ${max})`);
+    const wrong = differences(context, { ...message, [field]: value }, after);
+    expect(wrong === null, `a ${field} of ${length} characters, within the limit of ${max}, was not stored whole: ${wrong}`);
+    return;
+  }
+  if (response.body?.result === 'success') {
+    const stored = field === 'content' ? after?.content : after?.topic;
+    expect(typeof stored === 'string' && characterLength(stored) <= max, `a ${field} of ${length} characters was accepted and stored with ${stored === undefined ? 'no' : characterLength(String(stored))} characters; the limit is ${max}`);
+  } else {
+    refused(response, `an edit with a ${field} of ${length} characters`);
+    const changed = differences(context, message, after);
+    expect(changed === null, `an edit with a ${field} over the limit was refused, yet the message changed: ${changed}`);
+  }
+  void request;
+}
+
+/** The ID of a scheduled message that existed and was deleted. */
+async function deletedId(context: Context, start: Scheduled): Promise<number> {
+  const { id } = await schedule(context, start);
+  succeeded(await context.call('member', 'DELETE', `/scheduled_messages/${id}`), `DELETE /scheduled_messages/${id}`);
+  return id;
+}
+
+function saysDoesNotExist(body: any, id: number): void {
+  expect(body.code === 'BAD_REQUEST', `scheduled message ${id}: code ${JSON.stringify(body.code)}, not BAD_REQUEST`);
+  expect(/not exist|doesn'?t exist|no such|not found/i.test(String(body.msg)), `scheduled message ${id}: msg ${JSON.stringify(body.msg)} does not say that it does not exist`);
+}
+
+// ---- The model of a user's scheduled messages ---------------------------------------------------
+
+interface ScheduledModel {
+  readonly context: Context;
+  messages: Array<{ id: number; message: Scheduled }>;
+}
+
+/** The model and GET /scheduled_messages agree on every message of the sequence. */
+async function agreeWithModel(model: ScheduledModel, context: Context, after: string): Promise<void> {
+  const list = await listed(context);
+  for (const { id, message } of model.messages) {
+    const wrong = differences(context, message, list.get(id));
+    expect(wrong === null, `after ${after}: scheduled message ${id} should be ${JSON.stringify(normalizeAudience(message, context.probe.users.member.id))}, but ${wrong}`);
+  }
+}
+
+class ScheduleCommand implements fc.AsyncCommand<ScheduledModel, Context> {
+  constructor(readonly message: Scheduled) {}
+  check = (model: ScheduledModel) => model.messages.length < 3;
+  async run(model: ScheduledModel, context: Context) {
+    model.messages.push(await schedule(context, this.message));
+    await agreeWithModel(model, context, String(this));
+  }
+  toString = () => `schedule ${JSON.stringify(this.message)}`;
+}
+
+class EditCommand implements fc.AsyncCommand<ScheduledModel, Context> {
+  constructor(readonly position: number, readonly change: Edit) {}
+  check = (model: ScheduledModel) => {
+    const target = model.messages[this.position % Math.max(1, model.messages.length)];
+    return target !== undefined && specOutcome(model.context, target.message, this.change) !== 'open';
+  };
+  async run(model: ScheduledModel, context: Context) {
+    const target = model.messages[this.position % model.messages.length]!;
+    const outcome = specOutcome(context, target.message, this.change);
+    if (outcome === 'open') return;
+    const response = await edit(context, target.id, this.change);
+    if (outcome === 'refused') refused(response, `${this} (the spec refuses it)`);
+    else {
+      succeeded(response, String(this));
+      target.message = outcome;
+    }
+    await agreeWithModel(model, context, String(this));
+  }
+  toString = () => `edit message #${this.position} (counted round the list) with ${JSON.stringify(this.change)}`;
+}
+
+class DeleteCommand implements fc.AsyncCommand<ScheduledModel, Context> {
+  constructor(readonly position: number) {}
+  check = (model: ScheduledModel) => model.messages.length > 0;
+  async run(model: ScheduledModel, context: Context) {
+    const [target] = model.messages.splice(this.position % model.messages.length, 1);
+    succeeded(await context.call('member', 'DELETE', `/scheduled_messages/${target!.id}`), String(this));
+    const list = await listed(context);
+    expect(!list.has(target!.id), `after ${this}: scheduled message ${target!.id} is still listed`);
+    await agreeWithModel(model, context, String(this));
+  }
+  toString = () => `delete message #${this.position} (counted round the list)`;
+}
+
+// ---- Checks of the decisions ---------------------------------------------------------------
+
+const decisionChecks: Check[] = [
+  check('scheduled.error-texts', async (context) => {
+    const w = await world(context);
+    const { users } = context.probe;
+    const now = await targetNow(context);
+    const past = now - DAY;
+    const channel = w.channels[0];
+    const { id, message } = await schedule(context, { kind: 'channel', to: channel, topic: 'texts', content: `${context.prefix} texts`, timestamp: 0 });
+    const gone = await deletedId(context, { kind: 'direct', to: [users.other.id], topic: '', content: `${context.prefix} gone`, timestamp: 0 });
+    try {
+      const cases: Array<[number, Edit, string, number, string]> = [
+        [id, {}, 'Nothing to change', 400, 'BAD_REQUEST'],
+        [id, { type: 'private', scheduled_delivery_timestamp: past }, 'Recipient required when updating type of scheduled message.', 400, 'BAD_REQUEST'],
+        [id, { type: 'stream' }, 'Recipient required when updating type of scheduled message.', 400, 'BAD_REQUEST'],
+        [id, { type: 'stream', to: channel }, 'Topic required when updating scheduled message type to channel.', 400, 'BAD_REQUEST'],
+        [id, { scheduled_delivery_timestamp: past }, 'Scheduled delivery time must be in the future.', 400, 'BAD_REQUEST'],
+        [gone, { content: 'x', scheduled_delivery_timestamp: past }, 'Scheduled delivery time must be in the future.', 400, 'BAD_REQUEST'],
+        [gone, { content: 'x' }, 'Scheduled message does not exist', 404, 'BAD_REQUEST'],
+        [id, { to: MISSING_ID }, `Channel with ID '${MISSING_ID}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST'],
+        [id, { type: 'private', to: [users.other.id, MISSING_ID] }, `Invalid user ID ${MISSING_ID}`, 400, 'BAD_REQUEST'],
+        [id, { type: 'bogus', to: channel, topic: 'x' }, 'Invalid type: Value error, Not in the list of possible values', 400, 'BAD_REQUEST'],
+      ];
+      for (const [target, change, msg, status, code] of cases) {
+        refusedExactly(await edit(context, target, change), `PATCH /scheduled_messages/${target === id ? '{id}' : '{deleted id}'} ${JSON.stringify(change)}`, msg, status, code);
+      }
+      refusedExactly(await context.call('member', 'DELETE', `/scheduled_messages/${gone}`), 'DELETE /scheduled_messages/{deleted id}', 'Scheduled message does not exist', 404);
+      const unchanged = differences(context, message, await readBack(context, id));
+      expect(unchanged === null, `the refused edits changed the message: ${unchanged}`);
+    } finally {
+      await remove(context, id);
+    }
+  }),
+
+  check('scheduled.future-timestamp', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), fc.constantFrom(0, 1, 60, DAY), fc.boolean()), async ([start, before, onEdit]) => {
+      const now = await targetNow(context);
+      const response = onEdit && context.level >= 184
+        ? (await tryEdit(context, start, { scheduled_delivery_timestamp: now - before })).response
+        : await context.call('member', 'POST', '/scheduled_messages', start.kind === 'channel'
+          ? { type: 'stream', to: start.to as number, topic: start.topic, content: start.content, scheduled_delivery_timestamp: now - before }
+          : { type: 'private', to: start.to as number[], content: start.content, scheduled_delivery_timestamp: now - before });
+      if (response.body?.scheduled_message_id) await remove(context, response.body.scheduled_message_id);
+      refusedExactly(response, `${onEdit ? 'PATCH' : 'POST'} with scheduled_delivery_timestamp ${before} seconds before now`, 'Scheduled delivery time must be in the future.');
+    }, fewer(context, 8));
+  }),
+
+  check('scheduled.topic-normalized', async (context) => {
+    const w = await world(context);
+    const space = fc.constantFrom(' ', '  ', '\t', ' \t ');
+    await context.property(fc.tuple(initial(context, w, 'channel'), ordinaryTopic(context), space, space, fc.constantFrom(...otherCaseNames(context))), async ([start, topic, lead, trail, otherCase]) => {
+      await expectAccepted(context, start, { topic: `${lead}${topic}${trail}` }, (before) => ({ ...before, topic }));
+      await expectAccepted(context, start, { topic: otherCase }, (before) => ({ ...before, topic: otherCase }));
+      const noTopic = `${lead}(no topic)${trail}`;
+      if (context.level >= 370) await expectAccepted(context, start, { topic: noTopic }, (before) => ({ ...before, topic: '' }));
+      await expectRefusedUnchanged(context, { ...start, kind: 'direct', to: [context.probe.users.other.id], topic: '' }, { type: 'stream', to: start.to as number, topic: noTopic });
+    }, fewer(context, 5));
+  }),
+
+  check('scheduled.limits-truncate', async (context) => {
+    const w = await world(context);
+    const { maxMessageLength, maxTopicLength } = context.probe;
+    await context.property(fc.tuple(initial(context, w, 'channel'), fc.integer({ min: 1, max: 30 }), fc.constantFrom('a', 'é', '日', '😀')), async ([start, over, unit]) => {
+      const body = exactLength(`${context.prefix} `, unit, maxMessageLength + over);
+      await expectAccepted(context, start, { content: body }, (before) => ({ ...before, content: firstCharacters(body, maxMessageLength - 20) + '\n[message truncated]' }));
+      const topic = exactLength('t', unit, maxTopicLength + over);
+      await expectAccepted(context, start, { topic }, (before) => ({ ...before, topic: firstCharacters(topic, maxTopicLength - 3) + '...' }));
+      await expectAccepted(context, start, { topic: exactLength('t', unit, maxTopicLength) }, (before) => ({ ...before, topic: exactLength('t', unit, maxTopicLength) }));
+    }, fewer(context, 4));
+  }),
+
+  check('scheduled.listing-shape', async (context) => {
+    const w = await world(context);
+    const { users } = context.probe;
+    const shapes = fc.shuffledSubarray<[Kind, number | number[]]>([['channel', w.channels[0]], ['direct', [users.member.id]], ['direct', [users.other.id]], ['direct', [users.other.id, users.admin.id]]], { minLength: 2 });
+    await context.property(fc.tuple(shapes, fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 4, maxLength: 4 })), async ([picked, offsets]) => {
+      const now = await targetNow(context);
+      const made: Array<{ id: number; to: number | number[]; at: number }> = [];
+      try {
+        for (const [index, [kind, to]] of picked.entries()) {
+          const at = farFuture(now, offsets[index]!);
+          const { id } = await schedule(context, { kind, to, topic: 'listing', content: `${context.prefix} listing ${index}`, timestamp: 0 }, { at });
+          made.push({ id, to, at });
+        }
+        const body = succeeded(await context.call('member', 'GET', '/scheduled_messages'), 'GET /scheduled_messages');
+        const ours = (body.scheduled_messages as Listed[]).filter((item) => made.some((m) => m.id === item.scheduled_message_id));
+        const order = ours.map((item) => item.scheduled_delivery_timestamp);
+        expect(order.every((t, i) => i === 0 || order[i - 1]! <= t), `GET /scheduled_messages is not ordered by delivery time: ${JSON.stringify(order)}`);
+        for (const item of ours) {
+          const { to, at } = made.find((m) => m.id === item.scheduled_message_id)!;
+          const want = Array.isArray(to) ? { type: 'private', to: [...to].sort((a, b) => a - b) } : { type: 'stream', to, topic: 'listing' };
+          const listedTo = Array.isArray(item.to) ? [...item.to].sort((a, b) => a - b) : item.to;
+          const keys = ['scheduled_message_id', 'type', 'to', ...(Array.isArray(to) ? [] : ['topic']), 'content', 'rendered_content', 'scheduled_delivery_timestamp', 'failed'];
+          expect(JSON.stringify(Object.keys(item).sort()) === JSON.stringify(keys.sort()), `GET lists ${JSON.stringify(item)}: its keys should be ${keys.join(', ')}`);
+          expect(item.type === want.type && JSON.stringify(listedTo) === JSON.stringify(want.to) && item.scheduled_delivery_timestamp === at && item.failed === false,
+            `GET lists ${JSON.stringify(item)}; expected ${JSON.stringify({ ...want, scheduled_delivery_timestamp: at, failed: false })}`);
+        }
+        const othersView = await listed(context, 'other');
+        expect(made.every((m) => !othersView.has(m.id)), `other's GET /scheduled_messages lists member's messages`);
+      } finally {
+        for (const m of made) await remove(context, m.id);
+      }
+    }, fewer(context, 5));
+  }),
+
+  check('scheduled.delivery', async (context) => {
+    const w = await world(context);
+    await context.property(anyKind.chain((kind) => initial(context, w, kind)), async (start) => {
+      const since = await maxMessageId(context);
+      const now = await advanceClock(context, 0);
+      const { id, message } = await schedule(context, start, { at: now + 60 });
+      await advanceClock(context, 120);
+      expect(!(await listed(context)).has(id), `scheduled message ${id} is still listed after its time`);
+      const sent = (await messagesSince(context, since)).filter((m) => m.content === message.content);
+      expect(sent.length === 1, `scheduled message ${id} was sent ${sent.length} times: ${JSON.stringify(sent)}`);
+      const [m] = sent;
+      expect(m.sender_id === context.probe.users.member.id, `scheduled message ${id} was sent by ${m.sender_id}, not its sender`);
+      expect(m.timestamp >= now + 60 && m.timestamp <= now + 120, `scheduled message ${id} for ${now + 60} was sent at ${m.timestamp}`);
+      if (message.kind === 'channel') {
+        expect(m.type === 'stream' && m.stream_id === message.to && m.subject === message.topic, `scheduled message ${id} arrived as ${JSON.stringify({ type: m.type, stream_id: m.stream_id, subject: m.subject })}`);
+      } else {
+        const participants = (m.display_recipient as Array<{ id: number }>).map((u) => u.id).sort((a, b) => a - b);
+        const want = [...new Set([context.probe.users.member.id, ...(message.to as number[])])].sort((a, b) => a - b);
+        expect(m.type === 'private' && JSON.stringify(participants) === JSON.stringify(want), `scheduled message ${id} arrived to ${JSON.stringify(participants)}, expected ${JSON.stringify(want)}`);
+      }
+    }, fewer(context, 3));
+  }, ['reference-clock']),
+
+  check('scheduled.late-delivery-fails', async (context) => {
+    const w = await world(context);
+    await context.property(anyKind.chain((kind) => initial(context, w, kind)), async (start) => {
+      const since = await maxMessageId(context);
+      const now = await advanceClock(context, 0);
+      const { id, message } = await schedule(context, start, { at: now + 60 });
+      try {
+        await advanceClock(context, 60 + LATE_SECONDS + 60, false);
+        await advanceClock(context, 0);
+        const item = await readBack(context, id);
+        expect(item?.failed === true, `scheduled message ${id}, found ${LATE_SECONDS + 60} seconds late, is listed as ${JSON.stringify(item)}, not failed`);
+        const arrived = await messagesSince(context, since);
+        expect(!arrived.some((m) => m.content === message.content), `scheduled message ${id} was sent although it was late`);
+        const notice = arrived.find((m) => m.sender_id !== context.probe.users.member.id && m.type === 'private' && String(m.content).includes('Message could not be sent at the scheduled time.'));
+        expect(notice, `no direct message told member that scheduled message ${id} could not be sent; new messages: ${JSON.stringify(arrived.map((m) => ({ sender: m.sender_email, content: m.content })))}`);
+      } finally {
+        await remove(context, id);
+      }
+    }, fewer(context, 3));
+  }, ['reference-clock']),
+
+  check('scheduled.edit-clears-failed', async (context) => {
+    const w = await world(context);
+    await context.property(anyKind.chain((kind) => initial(context, w, kind)), async (start) => {
+      const { id, message } = await scheduleFailed(context, start);
+      try {
+        const since = await maxMessageId(context);
+        const at = (await advanceClock(context, 0)) + 60;
+        succeeded(await edit(context, id, { scheduled_delivery_timestamp: at }), 'PATCH a failed message with a new time');
+        const item = await readBack(context, id);
+        expect(item?.failed === false, `after an edit with a new time the message is listed as ${JSON.stringify(item)}, not failed:false`);
+        await advanceClock(context, 120);
+        const sent = (await messagesSince(context, since)).filter((m) => m.content === message.content);
+        expect(sent.length === 1, `the edited message was sent ${sent.length} times at its new time`);
+      } finally {
+        await remove(context, id);
+      }
+    }, fewer(context, 3));
+  }, ['reference-clock']),
+
+  check('scheduled.event-shapes', async (context) => {
+    const w = await world(context);
+    await context.property(fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), content(context)), async ([start, body]) => {
+      const queue = await registerQueue(context, 'member', ['scheduled_messages']);
+      try {
+        const { id } = await schedule(context, start);
+        const [added] = await pollEvents(context, 'member', queue, (seen) => seen.length > 0);
+        const listedNow = await readBack(context, id);
+        expect(added?.type === 'scheduled_messages' && added.op === 'add' && canonical(added.scheduled_messages) === canonical([listedNow]),
+          `after POST /scheduled_messages the event is ${JSON.stringify(added)}; expected op add with scheduled_messages [${JSON.stringify(listedNow)}]`);
+        if (context.level >= 184) {
+          succeeded(await edit(context, id, { content: body }), 'PATCH /scheduled_messages content');
+          const [updated] = await pollEvents(context, 'member', queue, (seen) => seen.length > 0);
+          const edited = await readBack(context, id);
+          expect(updated?.op === 'update' && canonical(updated.scheduled_message) === canonical(edited),
+            `after PATCH the event is ${JSON.stringify(updated)}; expected op update with scheduled_message ${JSON.stringify(edited)}`);
+        }
+        succeeded(await context.call('member', 'DELETE', `/scheduled_messages/${id}`), 'DELETE /scheduled_messages');
+        const [removed] = await pollEvents(context, 'member', queue, (seen) => seen.length > 0);
+        expect(removed?.op === 'remove' && removed.scheduled_message_id === id && Object.keys(removed).sort().join() === 'id,op,scheduled_message_id,type',
+          `after DELETE the event is ${JSON.stringify(removed)}; expected {type, op: "remove", scheduled_message_id: ${id}}`);
+      } finally {
+        await queue.remove();
+      }
+    }, fewer(context, 5));
+  }, ['events']),
+];
+
+/** JSON with object keys sorted, to compare objects whatever order a server writes their keys in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item) => (item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b))) : item));
+}
+
+function firstCharacters(value: string, count: number): string {
+  return Array.from(value).slice(0, count).join('');
+}
+
+export const SCHEDULED_CHECKS: readonly Check[] = [...mustChecks, ...decisionChecks];
