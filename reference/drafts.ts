@@ -1,7 +1,7 @@
 // Drafts: spec "Resources: Draft" and "Endpoints 5. Create drafts", with Zulip's GET, PATCH
 // and DELETE /drafts for reading and changing them.
 
-import { sendEvent } from './events.js';
+import { listening, sendEvent } from './events.js';
 import type { Request } from './http.js';
 import type { Draft, DraftId, DraftType, Realm, User, UserId } from './model.js';
 import {
@@ -107,7 +107,7 @@ function findDraft(user: User, id: number): Draft {
 export function doCreateDrafts(realm: Realm, user: User, drafts: DraftFields[]): Draft[] {
   const created = drafts.map((fields) => ({ id: realm.nextDraftId(), ...fields }));
   for (const draft of created) user.drafts.set(draft.id, draft);
-  if (created.length > 0 && !realm.fault('drafts.event-to-other-clients')) {
+  if (created.length > 0 && !realm.fault('drafts.event-to-other-clients') && listening(realm, 'drafts', [user.id])) {
     const key = realm.fault('drafts.event-shapes') ? 'draft' : 'drafts';
     sendEvent(realm, { type: 'drafts', op: 'add', [key]: created.map(draftDict) }, [user.id]);
   }
@@ -116,7 +116,7 @@ export function doCreateDrafts(realm: Realm, user: User, drafts: DraftFields[]):
 
 export function doEditDraft(realm: Realm, user: User, draft: Draft, fields: DraftFields): void {
   Object.assign(draft, fields);
-  sendEvent(realm, { type: 'drafts', op: 'update', draft: draftDict(draft) }, [user.id]);
+  if (listening(realm, 'drafts', [user.id])) sendEvent(realm, { type: 'drafts', op: 'update', draft: draftDict(draft) }, [user.id]);
 }
 
 export function doDeleteDraft(realm: Realm, user: User, draft: Draft): void {

@@ -40,6 +40,14 @@ function collectIdleQueues(realm: Realm): void {
   }
 }
 
+/** Whether a queue of one of the users takes events of this type: if none does, the event need not be built. */
+export function listening(realm: Realm, type: string, userIds: readonly UserId[]): boolean {
+  for (const queue of realm.queues.values()) {
+    if (userIds.includes(queue.userId) && (queue.eventTypes === null || queue.eventTypes.has(type))) return true;
+  }
+  return false;
+}
+
 /** Sends the event to every queue of the given users that asked for its type. */
 export function sendEvent(realm: Realm, event: Event, userIds: Iterable<UserId>): void {
   const users = new Set(userIds);

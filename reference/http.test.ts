@@ -180,10 +180,10 @@ test('the reference clock is for administrators, and moves forward only', async 
 });
 
 test('no client input makes the server answer 5xx or non-JSON', async () => {
-  const paths = fc.constantFrom('/api/v1/drafts', '/api/v1/drafts/1', '/api/v1/settings', '/api/v1/register', '/api/v1/events', '/api/v1/users/me', '/reference/clock', '/api/v1/%zz', '/api/v1/drafts/99999999999999999999999');
+  const paths = fc.constantFrom('/api/v1/drafts', '/api/v1/drafts/1', '/api/v1/settings', '/api/v1/register', '/api/v1/events', '/api/v1/users/me', '/reference/clock', '/api/v1/scheduled_messages', '/api/v1/scheduled_messages/1', '/api/v1/%zz', '/api/v1/drafts/99999999999999999999999');
   const methods = fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT');
   const value = fc.oneof(fc.string(), fc.json(), fc.constantFrom('\u0000', '[null]', '[{"type":"stream","to":[1e400]}]', '{"__proto__":1}', '9'.repeat(400)));
-  const names = fc.constantFrom('drafts', 'draft', 'queue_id', 'last_event_id', 'dont_block', 'event_types', 'enable_drafts_synchronization', 'advance_seconds', 'color_scheme', '__proto__');
+  const names = fc.constantFrom('drafts', 'draft', 'queue_id', 'last_event_id', 'dont_block', 'event_types', 'enable_drafts_synchronization', 'advance_seconds', 'color_scheme', '__proto__', 'type', 'to', 'topic', 'content', 'scheduled_delivery_timestamp');
   await fc.assert(
     fc.asyncProperty(paths, methods, fc.dictionary(names, value, { maxKeys: 4 }), async (path, method, fields) => {
       const body = new URLSearchParams(Object.entries(fields)).toString();

@@ -95,11 +95,13 @@ async function handle(realm: Realm, routes: CompiledRoute[], closed: Promise<voi
 
 /** Routes and runs the operation; returns the success response, or null when already answered. */
 async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<void>, req: IncomingMessage, res: ServerResponse, body: Body) {
-  const url = new URL(req.url ?? '/', 'http://reference.invalid');
+  const target = req.url ?? '/';
+  const queryAt = target.indexOf('?');
+  const query = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
   let pathname: string;
   try {
-    pathname = decodeURIComponent(url.pathname);
+    pathname = decodeURIComponent(queryAt < 0 ? target : target.slice(0, queryAt));
   } catch {
     throw new JsonError('Not Found', 404);
   }
@@ -120,7 +122,7 @@ async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<v
   const match = route.pattern.exec(pathname)!;
   const path = Object.fromEntries(route.names.map((name, index) => [name, match[index + 1]!]));
   const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
-  const params = Params.merge(url.searchParams, body.fields);
+  const params = Params.merge(query, body.fields);
   const data = await operation({ realm, user: user as User, params, path, files: body.files, closed });
   const ignored = params.ignored();
   const response: Record<string, unknown> = { result: 'success', msg: '', ...data };
@@ -142,12 +144,22 @@ function send(realm: Realm, res: ServerResponse, status: number, body: Record<st
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(text),
     // The reference clock is the server's notion of now, here too.
-    Date: new Date(realm.clock.now() * 1000).toUTCString(),
+    Date: httpDate(realm.clock.now()),
   });
   res.end(res.req.method === 'HEAD' ? undefined : text);
 }
 
+let lastDate = { second: NaN, text: '' };
+function httpDate(now: number): string {
+  const second = Math.floor(now);
+  if (second !== lastDate.second) lastDate = { second, text: new Date(second * 1000).toUTCString() };
+  return lastDate.text;
+}
+
 // ---- Authentication ----------------------------------------------------------------------
+
+/** Authorization headers already checked, per realm: API keys do not change while it runs. */
+const authenticated = new WeakMap<Realm, Map<string, User>>();
 
 function unauthorized(msg: string): JsonError {
   return new JsonError(msg, 401, 'UNAUTHORIZED');
@@ -156,6 +168,14 @@ function unauthorized(msg: string): JsonError {
 export function authenticate(realm: Realm, req: IncomingMessage): User {
   const header = req.headers.authorization;
   if (!header) throw unauthorized('Not logged in: API authentication or user session required');
+  let known = authenticated.get(realm);
+  if (!known) authenticated.set(realm, (known = new Map()));
+  const user = known.get(header) ?? checkBasicCredentials(realm, header);
+  if (known.size < 1000) known.set(header, user);
+  return user;
+}
+
+function checkBasicCredentials(realm: Realm, header: string): User {
   const [scheme, encoded] = header.trim().split(/\s+/, 2);
   if (scheme?.toLowerCase() !== 'basic' || !encoded) throw unauthorized('This endpoint requires HTTP basic authentication.');
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');

@@ -1,7 +1,7 @@
 // Messages: sending to a channel or to users, each recipient's own flags, reading one message.
 // In Zulip's shapes; the spec's flag table says what each flag means.
 
-import { sendEvent } from './events.js';
+import { listening, sendEvent } from './events.js';
 import type { Request } from './http.js';
 import { has } from './levels.js';
 import {
@@ -144,8 +144,7 @@ export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, 
   }
   realm.messages.set(message.id, message);
   for (const [userId, bits] of message.userFlags) {
-    const user = realm.users.get(userId)!;
-    sendEvent(realm, { type: 'message', message: messageDict(realm, message), flags: flagNames(realm, bits) }, [user.id]);
+    if (listening(realm, 'message', [userId])) sendEvent(realm, { type: 'message', message: messageDict(realm, message), flags: flagNames(realm, bits) }, [userId]);
   }
   return message;
 }

@@ -2,7 +2,7 @@
 // message" and "3. Delete a scheduled message", with Zulip's POST and GET /scheduled_messages
 // to make and read them, and the delivery worker that sends them on the reference clock.
 
-import { sendEvent } from './events.js';
+import { listening, sendEvent } from './events.js';
 import type { Request } from './http.js';
 import { has } from './levels.js';
 import {
@@ -148,14 +148,14 @@ export function undeliveredScheduledMessages(realm: Realm, user: User): Schedule
 
 // ---- Actions ------------------------------------------------------------------------------
 
-function sendScheduledMessagesEvent(realm: Realm, user: User, event: Record<string, unknown>): void {
-  sendEvent(realm, { type: 'scheduled_messages', ...event }, [user.id]);
+function sendScheduledMessagesEvent(realm: Realm, user: User, event: () => Record<string, unknown>): void {
+  if (listening(realm, 'scheduled_messages', [user.id])) sendEvent(realm, { type: 'scheduled_messages', ...event() }, [user.id]);
 }
 
 export function doScheduleMessage(realm: Realm, sender: User, fields: Omit<ScheduledMessage, 'id' | 'senderId' | 'failed' | 'failureMessage' | 'delivered'>): ScheduledMessage {
   const scheduled: ScheduledMessage = { id: realm.nextScheduledMessageId(), senderId: sender.id, ...fields, failed: false, failureMessage: null, delivered: false };
   realm.scheduledMessages.set(scheduled.id, scheduled);
-  sendScheduledMessagesEvent(realm, sender, { op: 'add', scheduled_messages: [scheduledMessageDict(realm, scheduled)] });
+  sendScheduledMessagesEvent(realm, sender, () => ({ op: 'add', scheduled_messages: [scheduledMessageDict(realm, scheduled)] }));
   return scheduled;
 }
 
@@ -167,7 +167,7 @@ export function doEditScheduledMessage(realm: Realm, sender: User, scheduled: Sc
     scheduled.failureMessage = null;
   }
   const key = realm.fault('scheduled.event-shapes') ? 'scheduled_messages' : 'scheduled_message';
-  sendScheduledMessagesEvent(realm, sender, { op: 'update', [key]: scheduledMessageDict(realm, scheduled) });
+  sendScheduledMessagesEvent(realm, sender, () => ({ op: 'update', [key]: scheduledMessageDict(realm, scheduled) }));
 }
 
 /** States and transitions: DELETE of a pending or failed message; sending is cancelled. */
@@ -175,7 +175,7 @@ export function doDeleteScheduledMessage(realm: Realm, sender: User, scheduled: 
   if (realm.fault('scheduled.delete-removes')) return;
   realm.scheduledMessages.delete(scheduled.id);
   if (realm.fault('scheduled.deleted-never-sent')) stillSent(realm).push(scheduled);
-  sendScheduledMessagesEvent(realm, sender, { op: 'remove', scheduled_message_id: scheduled.id });
+  sendScheduledMessagesEvent(realm, sender, () => ({ op: 'remove', scheduled_message_id: scheduled.id }));
 }
 
 /** The fault scheduled.deleted-never-sent: deleted messages the worker still sends. */
@@ -208,7 +208,7 @@ export function deliverScheduledMessages(realm: Realm): void {
       const from = realm.fault('scheduled.delivery') ? realm.notificationBot! : sender;
       doSendMessage(realm, from, recipient, scheduled.content, scheduled.readBySender, 'API', seenAt);
       scheduled.delivered = true;
-      sendScheduledMessagesEvent(realm, sender, { op: 'remove', scheduled_message_id: scheduled.id });
+      sendScheduledMessagesEvent(realm, sender, () => ({ op: 'remove', scheduled_message_id: scheduled.id }));
     } catch (error) {
       if (!(error instanceof JsonError)) throw error;
       doFailScheduledMessage(realm, sender, scheduled, error.msg, seenAt);
@@ -226,7 +226,7 @@ function doFailScheduledMessage(realm: Realm, sender: User, scheduled: Scheduled
   scheduled.failed = true;
   scheduled.failureMessage = reason;
   const key = realm.fault('scheduled.event-shapes') ? 'scheduled_messages' : 'scheduled_message';
-  sendScheduledMessagesEvent(realm, sender, { op: 'update', [key]: scheduledMessageDict(realm, scheduled) });
+  sendScheduledMessagesEvent(realm, sender, () => ({ op: 'update', [key]: scheduledMessageDict(realm, scheduled) }));
   const time = new Date(scheduled.deliveryTimestamp * 1000).toISOString();
   const notice = `The message you scheduled for <time:${time}> was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)`;
   doSendMessage(realm, realm.notificationBot!, { type: 'private', userIds: [realm.notificationBot!.id, sender.id].sort((a, b) => a - b) }, notice, false, 'Internal', failedAt);
