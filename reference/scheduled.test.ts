@@ -42,6 +42,7 @@ test('due messages go out in time order, from their sender, at their time, and l
 });
 
 test('with the worker down, a message found over ten minutes late fails and is never retried; one found in time is sent', async () => {
+  const queue = (await server.call('member', 'POST', '/register', { event_types: ['scheduled_messages'] })).body.queue_id;
   const t = await now();
   const late = await schedule({ type: 'stream', to: verona(), topic: 'late', content: 'too late', scheduled_delivery_timestamp: t + 60 });
   const inTime = await schedule({ type: 'stream', to: verona(), topic: 'late', content: 'just in time', scheduled_delivery_timestamp: t + 700 });
@@ -54,6 +55,9 @@ test('with the worker down, a message found over ten minutes late fails and is n
   assert.is(server.reference.realm.users.get(notice.senderId)!.fullName, 'Notification Bot');
   await server.call('admin', 'POST', '/reference/clock', { advance_seconds: 60 });
   assert.is((await listed()).find((item) => item.scheduled_message_id === late).failed, true, 'failed messages are not retried');
+  const events = (await server.call('member', 'GET', '/events', { queue_id: queue, last_event_id: -1, dont_block: true })).body.events;
+  const after = events.filter((event: any) => event.op !== 'add');
+  assert.equal(after.map((event: any) => [event.op, event.scheduled_message_id ?? event.scheduled_message.scheduled_message_id, event.scheduled_message?.failed]), [['update', late, true], ['remove', inTime, undefined]]);
   const again = await server.call('member', 'PATCH', `/scheduled_messages/${late}`, { scheduled_delivery_timestamp: (await now()) + 30 });
   assert.is(again.status, 200);
   await server.call('admin', 'POST', '/reference/clock', { advance_seconds: 60 });

@@ -272,7 +272,7 @@ export function editScheduledMessage({ realm, user, params, path }: Request) {
   if (timestamp !== undefined && !realm.fault('scheduled.future-timestamp')) checkDeliveryTimeInFuture(realm, timestamp);
   const scheduled = findScheduledMessage(realm, user, pathId(path.scheduled_message_id!));
   if (scheduled.delivered) throw new JsonError('Scheduled message was already sent');
-  // scheduled.failed-needs-timestamp
+  // scheduled.failed-needs-timestamp, with Zulip's text.
   if (scheduled.failed && timestamp === undefined && !realm.fault('scheduled.failed-needs-timestamp')) {
     throw new JsonError('Scheduled delivery time must be in the future.');
   }
@@ -281,8 +281,10 @@ export function editScheduledMessage({ realm, user, params, path }: Request) {
   const current = scheduled.recipient;
   const newType = type ?? current.type;
   if (to !== undefined) {
-    // scheduled.topic-ignored-for-direct: a direct message's topic is never read.
-    const keptTopic = current.type === 'stream' ? current.topic : realm.fault('scheduled.topic-required-on-change-to-channel') ? realm.settings.emptyTopicDisplayName : '';
+    // scheduled.topic-ignored-for-direct: a direct message's topic is never read. A channel
+    // message without a new topic keeps its own (a direct one becoming a channel message has
+    // none to keep only under the fault scheduled.topic-required-on-change-to-channel).
+    const keptTopic = current.type === 'stream' ? current.topic : realm.settings.emptyTopicDisplayName;
     const newTopic = newType === 'stream' && topic !== undefined ? checkEditedTopic(realm, topic, type === 'stream') : keptTopic;
     changes.recipient = checkRecipient(realm, user, newType, to, newTopic);
   } else if (topic !== undefined && current.type === 'stream') {
