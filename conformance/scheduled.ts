@@ -644,7 +644,7 @@ function exactLength(head: string, unit: string, length: number): string {
 
 /** At or under the limit, stored whole; over it, refused or stored within it. */
 async function checkLimit(context: Context, start: Scheduled, change: Edit, field: 'content' | 'topic', value: string, max: number) {
-  const { message, request, response, after } = await tryEdit(context, start, change);
+  const { message, response, after } = await tryEdit(context, start, change);
   const length = characterLength(value);
   if (length <= max) {
     succeeded(response, `an edit with a ${field} of ${length} characters (limit ${max})`);
@@ -660,7 +660,6 @@ async function checkLimit(context: Context, start: Scheduled, change: Edit, fiel
     const changed = differences(context, message, after);
     expect(changed === null, `an edit with a ${field} over the limit was refused, yet the message changed: ${changed}`);
   }
-  void request;
 }
 
 /** The ID of a scheduled message that existed and was deleted. */

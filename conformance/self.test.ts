@@ -1,6 +1,7 @@
 // The suite tests itself: it passes against the reference at every boundary feature level,
 // and it fails the right rule for every seeded fault.
 
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FAULTS } from '../reference/faults.js';
@@ -34,6 +35,17 @@ const notPassing = (report: Report) => report.rules.filter((rule) => rule.status
 test('every rule of the catalog has exactly one check, and every check a rule', () => {
   const checked = CHECKS.map((check) => check.rule);
   assert.equal([...checked].sort(), RULES.map((rule) => rule.id).sort());
+});
+
+test('the expectation files name only rules of the catalog, each with a reason', () => {
+  const directory = new URL('../../fixtures/expectations/', import.meta.url);
+  for (const name of readdirSync(directory)) {
+    const { expected_failures } = JSON.parse(readFileSync(new URL(name, directory), 'utf8')) as { expected_failures: Record<string, string> };
+    for (const [id, reason] of Object.entries(expected_failures)) {
+      assert.ok(RULES.some((rule) => rule.id === id), `${name} names ${id}, which is not in the catalog`);
+      assert.ok(reason.length > 20, `${name}: ${id} needs a reason`);
+    }
+  }
 });
 
 test('every rule has a seeded fault named after it', () => {
