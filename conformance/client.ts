@@ -52,6 +52,8 @@ export class Client {
   private history: Exchange[] = [];
   /** Every exchange of the run, for the request count. */
   count = 0;
+  /** The target's time in seconds, from the Date header of its latest answer; null before any. */
+  serverTime: number | null = null;
 
   constructor(
     readonly baseUrl: string,
@@ -106,6 +108,8 @@ export class Client {
       await this.waitForSlot();
       const response = await this.send(method, this.prefix + apiPath + query, headers, body);
       this.count++;
+      const date = Date.parse(String(response.headers.date ?? ''));
+      if (Number.isFinite(date)) this.serverTime = Math.floor(date / 1000);
       if (response.status === 429 && attempt < 5) {
         await sleep(retryAfterMs(response));
         continue;

@@ -70,11 +70,13 @@ async function sweep(context: Context): Promise<void> {
   }
 }
 
-/** The target's now, from the Date header of its answer (the reference clock's, on the reference). */
+/**
+ * The target's now, from the Date header of its latest answer (the reference clock's, on the
+ * reference); a target that sends no Date header is taken to run on this machine's time.
+ */
 async function targetNow(context: Context): Promise<number> {
-  const response = await context.call(null, 'GET', '/server_settings');
-  const date = Date.parse(String(response.headers.date ?? ''));
-  return Number.isFinite(date) ? Math.floor(date / 1000) : Math.floor(Date.now() / 1000);
+  if (context.client.serverTime === null) await context.call(null, 'GET', '/server_settings');
+  return context.client.serverTime ?? Math.floor(Date.now() / 1000);
 }
 
 /** A time far enough ahead that no clock a check moves reaches it. */
@@ -165,19 +167,20 @@ function edit(context: Context, id: number, changes: Edit, as: Role = 'member'):
 function asScheduled(context: Context, item: Listed, sender: number): Scheduled | string {
   const kind = kindOfType(Math.max(context.level, 248), item.type);
   if (kind === null) return `type ${JSON.stringify(item.type)} is none of the spec's`;
-  let to = item.to;
-  if (kind === 'direct') {
-    if (!Array.isArray(to)) return `to ${JSON.stringify(to)} of a direct message is not a list`;
-    const others = [...new Set(to)].filter((id) => id !== sender).sort((a, b) => a - b);
-    to = others.length > 0 ? others : [sender];
-  }
+  if (kind === 'direct' && !Array.isArray(item.to)) return `to ${JSON.stringify(item.to)} of a direct message is not a list`;
+  const to = kind === 'direct' ? otherParticipants(item.to as number[], sender) : item.to;
   return { kind, to, topic: kind === 'channel' ? String(item.topic) : '', content: item.content, timestamp: item.scheduled_delivery_timestamp };
 }
 
 function normalizeAudience(message: Scheduled, sender: number): Scheduled {
   if (message.kind === 'channel') return message;
-  const others = [...new Set(message.to as number[])].filter((id) => id !== sender).sort((a, b) => a - b);
-  return { ...message, to: others.length > 0 ? others : [sender], topic: '' };
+  return { ...message, to: otherParticipants(message.to as number[], sender), topic: '' };
+}
+
+/** A direct message's audience as the spec's `to` reads: the others, sorted, or the sender alone. */
+function otherParticipants(ids: readonly number[], sender: number): number[] {
+  const others = [...new Set(ids)].filter((id) => id !== sender).sort((a, b) => a - b);
+  return others.length > 0 ? others : [sender];
 }
 
 /** Differences between what the spec says the message is and what GET lists. */
@@ -860,6 +863,9 @@ const decisionChecks: Check[] = [
         const participants = (m.display_recipient as Array<{ id: number }>).map((u) => u.id).sort((a, b) => a - b);
         const want = [...new Set([context.probe.users.member.id, ...(message.to as number[])])].sort((a, b) => a - b);
         expect(m.type === 'private' && JSON.stringify(participants) === JSON.stringify(want), `scheduled message ${id} arrived to ${JSON.stringify(participants)}, expected ${JSON.stringify(want)}`);
+      }
+      if (context.level >= 184) {
+        refusedExactly(await edit(context, id, { content: `${message.content} again` }), `PATCH of the delivered scheduled message ${id}`, 'Scheduled message was already sent');
       }
     }, fewer(context, 3));
   }, ['reference-clock']),

@@ -52,21 +52,26 @@ export interface Route {
 interface CompiledRoute extends Route {
   readonly pattern: RegExp;
   readonly names: string[];
+  /** The methods a server at the realm's feature level has, sorted. */
+  readonly allowed: string[];
 }
 
-export function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
-  return routes.map((route) => {
+/** The routes a server at this feature level has, each with only the methods it has. */
+export function compileRoutes(routes: readonly Route[], featureLevel: number): CompiledRoute[] {
+  return routes.flatMap((route) => {
+    const allowed = Object.keys(route.methods).filter((method) => featureLevel >= (route.since?.[method] ?? 0)).sort();
+    if (allowed.length === 0) return [];
     const names: string[] = [];
     const source = route.path.replace(/\{(\w+)(:int)?\}/g, (_, name: string, int?: string) => {
       names.push(name);
       return int ? '([0-9]+)' : '([^/]+)';
     });
-    return { ...route, names, pattern: new RegExp(`^${source}/?$`) };
+    return [{ ...route, names, allowed, pattern: new RegExp(`^${source}/?$`) }];
   });
 }
 
 export function createHandler(realm: Realm, routes: readonly Route[], closed: Promise<void>) {
-  const compiled = compileRoutes(routes);
+  const compiled = compileRoutes(routes, realm.featureLevel);
   return (req: IncomingMessage, res: ServerResponse): void => {
     handle(realm, compiled, closed, req, res).catch((error: unknown) => {
       process.stderr.write(`internal error on ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}\n`);
@@ -106,15 +111,14 @@ async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<v
     throw new JsonError('Not Found', 404);
   }
   const route = routes.find((candidate) => candidate.pattern.test(pathname));
-  const existing = (name: string) => realm.featureLevel >= (route?.since?.[name] ?? 0);
-  const allowed = Object.keys(route?.methods ?? {}).filter(existing).sort();
-  if (!route || allowed.length === 0) throw new JsonError('Not Found', 404);
+  if (!route) throw new JsonError('Not Found', 404);
+  const { allowed } = route;
   if (method === 'OPTIONS') {
     res.writeHead(204, { Allow: allowed.join(', ') });
     res.end();
     return null;
   }
-  const operation = existing(method) ? route.methods[method] : undefined;
+  const operation = allowed.includes(method) ? route.methods[method] : undefined;
   if (!operation) {
     res.setHeader('Allow', allowed.join(', '));
     throw new JsonError('Method Not Allowed', 405, 'BAD_REQUEST', { allowed_methods: allowed });

@@ -332,7 +332,7 @@ export const RULES = [
   },
   {
     id: 'scheduled.delivery', section: 'States and transitions (not shown)', severity: 'decision', since: 173,
-    title: 'At its time a scheduled message is sent as a message from its sender, with its content and recipient, and leaves the list.',
+    title: 'At its time a scheduled message is sent as a message from its sender, with its content and recipient, and leaves the list; an edit of it then answers "Scheduled message was already sent".',
     why: 'How a scheduled message is delivered is not shown; this is what Zulip\'s worker does.',
   },
   {

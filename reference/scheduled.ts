@@ -152,6 +152,12 @@ function sendScheduledMessagesEvent(realm: Realm, user: User, event: () => Recor
   if (listening(realm, 'scheduled_messages', [user.id])) sendEvent(realm, { type: 'scheduled_messages', ...event() }, [user.id]);
 }
 
+/** scheduled.event-shapes: {op: "update", scheduled_message}. */
+function sendScheduledMessageUpdate(realm: Realm, sender: User, scheduled: ScheduledMessage): void {
+  const key = realm.fault('scheduled.event-shapes') ? 'scheduled_messages' : 'scheduled_message';
+  sendScheduledMessagesEvent(realm, sender, () => ({ op: 'update', [key]: scheduledMessageDict(realm, scheduled) }));
+}
+
 export function doScheduleMessage(realm: Realm, sender: User, fields: Omit<ScheduledMessage, 'id' | 'senderId' | 'failed' | 'failureMessage' | 'delivered'>): ScheduledMessage {
   const scheduled: ScheduledMessage = { id: realm.nextScheduledMessageId(), senderId: sender.id, ...fields, failed: false, failureMessage: null, delivered: false };
   realm.scheduledMessages.set(scheduled.id, scheduled);
@@ -166,8 +172,7 @@ export function doEditScheduledMessage(realm: Realm, sender: User, scheduled: Sc
     scheduled.failed = false;
     scheduled.failureMessage = null;
   }
-  const key = realm.fault('scheduled.event-shapes') ? 'scheduled_messages' : 'scheduled_message';
-  sendScheduledMessagesEvent(realm, sender, () => ({ op: 'update', [key]: scheduledMessageDict(realm, scheduled) }));
+  sendScheduledMessageUpdate(realm, sender, scheduled);
 }
 
 /** States and transitions: DELETE of a pending or failed message; sending is cancelled. */
@@ -225,8 +230,7 @@ function revalidateRecipient(realm: Realm, sender: User, recipient: Recipient): 
 function doFailScheduledMessage(realm: Realm, sender: User, scheduled: ScheduledMessage, reason: string, failedAt: number): void {
   scheduled.failed = true;
   scheduled.failureMessage = reason;
-  const key = realm.fault('scheduled.event-shapes') ? 'scheduled_messages' : 'scheduled_message';
-  sendScheduledMessagesEvent(realm, sender, () => ({ op: 'update', [key]: scheduledMessageDict(realm, scheduled) }));
+  sendScheduledMessageUpdate(realm, sender, scheduled);
   const time = new Date(scheduled.deliveryTimestamp * 1000).toISOString();
   const notice = `The message you scheduled for <time:${time}> was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)`;
   doSendMessage(realm, realm.notificationBot!, { type: 'private', userIds: [realm.notificationBot!.id, sender.id].sort((a, b) => a - b) }, notice, false, 'Internal', failedAt);
@@ -271,6 +275,7 @@ export function editScheduledMessage({ realm, user, params, path }: Request) {
   if (type === 'stream' && topic === undefined && !realm.fault('scheduled.topic-required-on-change-to-channel')) throw topicRequired();
   if (timestamp !== undefined && !realm.fault('scheduled.future-timestamp')) checkDeliveryTimeInFuture(realm, timestamp);
   const scheduled = findScheduledMessage(realm, user, pathId(path.scheduled_message_id!));
+  // Decision scheduled.delivery: a delivered message is no longer scheduled.
   if (scheduled.delivered) throw new JsonError('Scheduled message was already sent');
   // scheduled.failed-needs-timestamp, with Zulip's text.
   if (scheduled.failed && timestamp === undefined && !realm.fault('scheduled.failed-needs-timestamp')) {
