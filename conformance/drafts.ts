@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import type { Role } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
-import { characterLength, pollEvents, registerQueue, text, topicText } from './generators.js';
+import { characterLength, text, topicText } from './generators.js';
+import { pollEvents, registerQueue } from './world.js';
 
 export interface DraftInput {
   type: unknown;

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import type { Response, Role } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
-import { pollEvents, registerQueue, text } from './generators.js';
+import { text } from './generators.js';
+import { createChannel, pollEvents, registerQueue, send, type Channel } from './world.js';
 
 const CHANGEABLE = ['read', 'starred', 'collapsed'] as const;
 type Changeable = (typeof CHANGEABLE)[number];
@@ -15,11 +16,6 @@ function flagTable(level: number): string[] {
 }
 
 // ---- The run's messages ---------------------------------------------------------------------
-
-interface Channel {
-  readonly id: number;
-  readonly name: string;
-}
 
 interface World {
   /** member and other are subscribed. */
@@ -41,33 +37,6 @@ interface World {
   };
   /** The channel of each channel message, for the unread invariant. */
   readonly channelOf: ReadonlyMap<number, number>;
-}
-
-async function subscribeTo(context: Context, as: Role, name: string, inviteOnly = false): Promise<Channel> {
-  const params = { subscriptions: [{ name, description: 'teamchat-conformance run channel' }], ...(inviteOnly ? { invite_only: true } : {}) };
-  succeeded(await context.call(as, 'POST', '/users/me/subscriptions', params), `POST /users/me/subscriptions ${name}`);
-  const list = succeeded(await context.call(as, 'GET', '/users/me/subscriptions'), 'GET /users/me/subscriptions');
-  const found = (list.subscriptions as Array<{ stream_id: number; name: string }>).find((sub) => sub.name === name);
-  expect(found, `GET /users/me/subscriptions: ${name} is missing after subscribing`);
-  return { id: found.stream_id, name };
-}
-
-export async function createChannel(context: Context, suffix: string, subscribers: Role[], inviteOnly = false): Promise<Channel> {
-  const name = `${context.prefix}-${suffix}`;
-  const channel = await subscribeTo(context, subscribers[0]!, name, inviteOnly);
-  context.cleanup.atEnd(`archive channel ${name}`, async () => {
-    const response = await context.call('admin', 'DELETE', `/streams/${channel.id}`);
-    if (response.body?.result !== 'success') throw new Error(`DELETE /streams/${channel.id}: ${response.status} ${response.text.slice(0, 200)}`);
-  });
-  for (const role of subscribers.slice(1)) await subscribeTo(context, role, name);
-  return channel;
-}
-
-export async function send(context: Context, as: Role, to: Channel | number[], content: string, topic = 'flags'): Promise<number> {
-  const params = Array.isArray(to) ? { type: 'private', to, content } : { type: 'stream', to: to.id, topic, content };
-  const body = succeeded(await context.call(as, 'POST', '/messages', params), 'POST /messages');
-  expect(Number.isInteger(body.id), `POST /messages: no message id: ${JSON.stringify(body)}`);
-  return body.id;
 }
 
 function world(context: Context): Promise<World> {

@@ -1,10 +1,13 @@
-// Generators shared by the areas' checks, and the event-queue helpers they observe with.
+// Generators shared by the areas' checks.
 
 import fc from 'fast-check';
-import type { Role } from './client.js';
-import { succeeded, type Context } from './harness.js';
 
-export { characterLength } from '../reference/text.js';
+/** Lengths are counted in characters (code points), as the spec's limits are. */
+export function characterLength(value: string): number {
+  let length = 0;
+  for (const _ of value) length++;
+  return length;
+}
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\ufeff]/g;
 
@@ -19,41 +22,4 @@ export function text(maxGraphemes: number): fc.Arbitrary<string> {
 /** A topic: text within the target's limit, counted in characters. */
 export function topicText(maxTopicLength: number): fc.Arbitrary<string> {
   return text(Math.min(20, maxTopicLength)).map((topic) => Array.from(topic).slice(0, maxTopicLength).join('').trim() || 'x');
-}
-
-export interface Queue {
-  readonly id: string;
-  lastEventId: number;
-  remove(): Promise<void>;
-}
-
-export async function registerQueue(context: Context, as: Role, eventTypes: string[]): Promise<Queue> {
-  const body = succeeded(await context.call(as, 'POST', '/register', { event_types: eventTypes, fetch_event_types: [] }), 'POST /register');
-  const queue: Queue = {
-    id: body.queue_id,
-    lastEventId: body.last_event_id ?? -1,
-    remove: () => context.cleanup.now(`delete event queue ${body.queue_id}`, () => context.call(as, 'DELETE', '/events', { queue_id: body.queue_id })),
-  };
-  return queue;
-}
-
-/**
- * Collects the queue's events until `done` holds for what was seen, or the wait ends. Polls
- * without blocking, so a server that sends nothing costs the wait, not a long poll.
- */
-export async function pollEvents(context: Context, as: Role, queue: Queue, done: (events: any[]) => boolean, waitMs = context.options.eventWaitMs): Promise<any[]> {
-  const seen: any[] = [];
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const body = succeeded(
-      await context.call(as, 'GET', '/events', { queue_id: queue.id, last_event_id: queue.lastEventId, dont_block: true }),
-      'GET /events',
-    );
-    for (const event of body.events ?? []) {
-      queue.lastEventId = Math.max(queue.lastEventId, event.id);
-      if (event.type !== 'heartbeat') seen.push(event);
-    }
-    if (done(seen) || Date.now() >= deadline) return seen;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }

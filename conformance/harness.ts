@@ -3,7 +3,7 @@
 // else it throws (a network problem, a bug of ours) is an error, never the server's failure.
 
 import fc from 'fast-check';
-import { ruleAppliesAt, ruleById, type Rule, type RuleId } from '../reference/rules.js';
+import { ruleAppliesAt, ruleById, type Rule, type RuleId } from './rules.js';
 import { Client, HarnessError, curlLine, type Exchange, type Response, type Role } from './client.js';
 import type { Cleanup } from './cleanup.js';
 import type { Probe } from './probe.js';

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import type { ParamList, Response, Role } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
-import { characterLength, pollEvents, registerQueue, text, topicText } from './generators.js';
-import { createChannel } from './flags.js';
+import { characterLength, text, topicText } from './generators.js';
+import { createChannel, pollEvents, registerQueue } from './world.js';
 
 type Kind = 'channel' | 'direct';
 

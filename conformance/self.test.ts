@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { FAULTS } from '../reference/faults.js';
 import { readFixture, targetProfile } from '../reference/fixture.js';
 import { BOUNDARY_LEVELS } from '../reference/levels.js';
-import { RULES } from '../reference/rules.js';
+import { RULES } from './rules.js';
 import { startReference, type ReferenceOptions } from '../reference/server.js';
 import { CHECKS } from './checks.js';
 import type { Report } from './report.js';

@@ -2,7 +2,7 @@
 // so that the suite's self-test can check that the rule catches it. Switched on by the
 // environment variable TEAMCHAT_FAULTS (comma-separated) or the server options.
 
-import type { RuleId } from './rules.js';
+import type { RuleId } from '../conformance/rules.js';
 
 export interface Fault {
   /** What the fault makes the server do wrong. */

@@ -1,7 +1,7 @@
 // The organization's data: plain records and the maps that hold them. Nothing here knows HTTP.
 
 import type { FaultSet } from './faults.js';
-import type { RuleId } from './rules.js';
+import type { RuleId } from '../conformance/rules.js';
 import type { EventQueue } from './events.js';
 
 export type UserId = number & { readonly __brand: 'UserId' };

@@ -3,7 +3,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { FAULTS } from '../reference/faults.js';
-import { RULES, type Rule } from '../reference/rules.js';
+import { RULES, type Rule } from '../conformance/rules.js';
 
 export function rulesJson(): string {
   return JSON.stringify(RULES.map((rule) => ({ ...rule, fault: FAULTS[rule.id]?.does ?? null })), null, 2) + '\n';
@@ -13,7 +13,7 @@ export function rulesMarkdown(): string {
   const lines = [
     '# Rule catalog',
     '',
-    'Generated from `reference/rules.ts` by `npm run docs`; do not edit by hand.',
+    'Generated from `conformance/rules.ts` by `npm run docs`; do not edit by hand.',
     '`must`: what the spec states. `decision`: a choice where the spec says "not shown", made as the real Zulip',
     'server does; the suite checks decisions only with `--decisions`.',
     '',

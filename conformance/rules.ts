@@ -1,6 +1,7 @@
 // The rule catalog: every rule of the spec, and every decision taken where the spec says
-// "not shown", with a stable ID. The reference cites these IDs (fault names, comments), the
-// suite keys its report by them, and scripts/docs.ts renders them as docs/rules.md and .json.
+// "not shown", with a stable ID. It belongs to the judge: the suite keys its report by these
+// IDs; the reference only cites them (fault names, comments) and imports nothing but their
+// type; scripts/docs.ts renders them as docs/rules.md and .json.
 
 export type Severity = 'must' | 'decision';
 

@@ -1,0 +1,75 @@
+// What several areas' checks set up and observe with: the run's channels and messages, and
+// event queues. Below every area module; no area imports another.
+
+import type { Role } from './client.js';
+import { expect, succeeded, type Context } from './harness.js';
+
+export interface Channel {
+  readonly id: number;
+  readonly name: string;
+}
+
+async function subscribeTo(context: Context, as: Role, name: string, inviteOnly = false): Promise<Channel> {
+  const params = { subscriptions: [{ name, description: 'teamchat-conformance run channel' }], ...(inviteOnly ? { invite_only: true } : {}) };
+  succeeded(await context.call(as, 'POST', '/users/me/subscriptions', params), `POST /users/me/subscriptions ${name}`);
+  const list = succeeded(await context.call(as, 'GET', '/users/me/subscriptions'), 'GET /users/me/subscriptions');
+  const found = (list.subscriptions as Array<{ stream_id: number; name: string }>).find((sub) => sub.name === name);
+  expect(found, `GET /users/me/subscriptions: ${name} is missing after subscribing`);
+  return { id: found.stream_id, name };
+}
+
+export async function createChannel(context: Context, suffix: string, subscribers: Role[], inviteOnly = false): Promise<Channel> {
+  const name = `${context.prefix}-${suffix}`;
+  const channel = await subscribeTo(context, subscribers[0]!, name, inviteOnly);
+  context.cleanup.atEnd(`archive channel ${name}`, async () => {
+    const response = await context.call('admin', 'DELETE', `/streams/${channel.id}`);
+    if (response.body?.result !== 'success') throw new Error(`DELETE /streams/${channel.id}: ${response.status} ${response.text.slice(0, 200)}`);
+  });
+  for (const role of subscribers.slice(1)) await subscribeTo(context, role, name);
+  return channel;
+}
+
+export async function send(context: Context, as: Role, to: Channel | number[], content: string, topic = 'flags'): Promise<number> {
+  const params = Array.isArray(to) ? { type: 'private', to, content } : { type: 'stream', to: to.id, topic, content };
+  const body = succeeded(await context.call(as, 'POST', '/messages', params), 'POST /messages');
+  expect(Number.isInteger(body.id), `POST /messages: no message id: ${JSON.stringify(body)}`);
+  return body.id;
+}
+
+export interface Queue {
+  readonly id: string;
+  lastEventId: number;
+  remove(): Promise<void>;
+}
+
+/** A new event queue of the user for these event types; null: every event (names the spec does not fix). */
+export async function registerQueue(context: Context, as: Role, eventTypes: string[] | null): Promise<Queue> {
+  const body = succeeded(await context.call(as, 'POST', '/register', { event_types: eventTypes ?? undefined, fetch_event_types: [] }), 'POST /register');
+  const queue: Queue = {
+    id: body.queue_id,
+    lastEventId: body.last_event_id ?? -1,
+    remove: () => context.cleanup.now(`delete event queue ${body.queue_id}`, () => context.call(as, 'DELETE', '/events', { queue_id: body.queue_id })),
+  };
+  return queue;
+}
+
+/**
+ * Collects the queue's events until `done` holds for what was seen, or the wait ends. Polls
+ * without blocking, so a server that sends nothing costs the wait, not a long poll.
+ */
+export async function pollEvents(context: Context, as: Role, queue: Queue, done: (events: any[]) => boolean, waitMs = context.options.eventWaitMs): Promise<any[]> {
+  const seen: any[] = [];
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const body = succeeded(
+      await context.call(as, 'GET', '/events', { queue_id: queue.id, last_event_id: queue.lastEventId, dont_block: true }),
+      'GET /events',
+    );
+    for (const event of body.events ?? []) {
+      queue.lastEventId = Math.max(queue.lastEventId, event.id);
+      if (event.type !== 'heartbeat') seen.push(event);
+    }
+    if (done(seen) || Date.now() >= deadline) return seen;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
