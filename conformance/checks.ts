@@ -1,8 +1,15 @@
-// Every check of the suite, in the order they run.
+// Every check of the suite, in the order they run: the rules of every operation first, then
+// each area's. The general checks are given every area's operations.
 
-import { DRAFTS_CHECKS } from './drafts.js';
-import { FLAGS_CHECKS } from './flags.js';
+import { DRAFTS_CHECKS, DRAFTS_OPERATIONS } from './drafts.js';
+import { FLAGS_CHECKS, FLAGS_OPERATIONS } from './flags.js';
+import { generalChecks } from './general.js';
 import type { Check } from './harness.js';
-import { SCHEDULED_CHECKS } from './scheduled.js';
+import { SCHEDULED_CHECKS, SCHEDULED_OPERATIONS } from './scheduled.js';
 
-export const CHECKS: readonly Check[] = [...DRAFTS_CHECKS, ...FLAGS_CHECKS, ...SCHEDULED_CHECKS];
+export const CHECKS: readonly Check[] = [
+  ...generalChecks([...DRAFTS_OPERATIONS, ...FLAGS_OPERATIONS, ...SCHEDULED_OPERATIONS]),
+  ...DRAFTS_CHECKS,
+  ...FLAGS_CHECKS,
+  ...SCHEDULED_CHECKS,
+];

@@ -12,11 +12,21 @@ export interface Credentials {
   readonly api_key: string;
 }
 
+/** Credentials the suite makes up to be refused: an API key no server issued, with a profile user's email or an unknown one. */
+export interface Forged {
+  readonly forged: true;
+  /** The profile user whose email is used, or an email of the suite's own. */
+  readonly email: Role | string;
+  readonly api_key: string;
+}
+
+export type Caller = Role | Forged | null;
+
 export type ParamValue = string | number | boolean | null | readonly unknown[] | Record<string, unknown>;
 export type ParamList = Record<string, ParamValue | undefined>;
 
 export interface Exchange {
-  readonly as: Role | null;
+  readonly as: Caller;
   readonly method: string;
   readonly url: string;
   readonly form: ReadonlyArray<readonly [string, string]>;
@@ -89,14 +99,14 @@ export class Client {
     return recorded;
   }
 
-  /** A call to the API as one of the profile's users, or without credentials (null). */
-  async call(as: Role | null, method: string, path: string, params: ParamList = {}): Promise<Response> {
+  /** A call to the API as one of the profile's users, with forged credentials, or without any (null). */
+  async call(as: Caller, method: string, path: string, params: ParamList = {}): Promise<Response> {
     const form = encodeForm(params);
     const apiPath = path.startsWith('/reference/') ? path : `/api/v1${path}`;
     const query = method === 'GET' && form.length > 0 ? `?${new URLSearchParams(form as [string, string][])}` : '';
     const headers: Record<string, string> = { 'user-agent': 'teamchat-conformance' };
     if (as !== null) {
-      const { email, api_key } = this.credentials[as];
+      const { email, api_key } = typeof as === 'string' ? this.credentials[as] : { ...as, email: (ROLES as readonly string[]).includes(as.email) ? this.credentials[as.email as Role].email : as.email };
       headers.authorization = `Basic ${Buffer.from(`${email}:${api_key}`).toString('base64')}`;
     }
     let body: string | undefined;
@@ -181,9 +191,14 @@ export function curlLine(exchange: Exchange): string {
   const parts = ['curl', '-sS'];
   if (exchange.method !== 'GET' && exchange.method !== 'POST') parts.push('-X', exchange.method);
   if (exchange.method === 'GET' && exchange.form.length > 0) parts.push('-G');
-  if (exchange.as !== null) {
+  if (typeof exchange.as === 'string') {
     const name = ENV_NAMES[exchange.as];
     parts.push('-u', `"$TEAMCHAT_${name}_EMAIL:$TEAMCHAT_${name}_API_KEY"`);
+  } else if (exchange.as !== null) {
+    // Forged credentials are the suite's own and no secret; a profile user's email stays a variable.
+    const { email, api_key } = exchange.as;
+    const user = (ROLES as readonly string[]).includes(email) ? `$TEAMCHAT_${ENV_NAMES[email as Role]}_EMAIL` : email;
+    parts.push('-u', `"${user}:${api_key}"`);
   }
   parts.push(shellQuote(exchange.url));
   for (const [name, value] of exchange.form) {

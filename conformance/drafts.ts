@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Role } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
 import { characterLength, text, topicText } from './generators.js';
-import { pollEvents, registerQueue } from './world.js';
+import { createChannel, pollEvents, registerQueue, type Queue, type SpecOperation } from './world.js';
 
 export interface DraftInput {
   type: unknown;
@@ -27,13 +27,24 @@ interface StoredDraft {
 
 // ---- Generators -------------------------------------------------------------------------------
 
-const timestamp = () => fc.option(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { nil: undefined });
+const DAY = 86_400;
+
+/**
+ * The time of a last edit: in the past of the target's clock (a day of slack for clocks that
+ * differ), since 2001. A future one is the spec's "last edit" only by a stretch, so it is left
+ * to a decision (drafts.negative-timestamp-rejected).
+ */
+function timestampOf(context: Context) {
+  const now = context.client.serverTime ?? Math.floor(Date.now() / 1000);
+  return fc.option(fc.integer({ min: 1_000_000_000, max: now - DAY }), { nil: undefined });
+}
 
 /** A draft the spec allows and whose stored form is what was sent; content tagged later. */
 function validDraft(context: Context): fc.Arbitrary<DraftInput> {
   const { users, memberChannels, maxTopicLength } = context.probe;
   const topic = topicText(maxTopicLength);
   const body = text(60);
+  const timestamp = () => timestampOf(context);
   const channel = fc.record({
     type: fc.constant('stream'), to: fc.constantFrom(...memberChannels.map((c) => [c.id])), topic, content: body, timestamp: timestamp(),
   });
@@ -65,6 +76,14 @@ function spoiltBatch<T>(context: Context, spoiler: fc.Arbitrary<T>, spoil: (draf
     const index = position % batch.length;
     const drafts = batch.map((draft, i) => (i === index ? spoil(draft, how) : draft));
     return { drafts, index, how };
+  });
+}
+
+/** Channels member may draft to: those member was in when the run began, and one of the run's own. */
+function draftChannels(context: Context): Promise<number[]> {
+  return context.memo('drafts-channels', async () => {
+    const own = await createChannel(context, 'drafts', ['member']);
+    return [...new Set([...context.probe.memberChannels.map((channel) => channel.id), own.id])];
   });
 }
 
@@ -227,13 +246,15 @@ const mustChecks: Check[] = [
   }, ['channel']),
 
   check('drafts.channel-draft-needs-one-channel', async (context) => {
-    const ids = context.probe.memberChannels.map((channel) => channel.id);
-    const notOne = fc.oneof(fc.constant([] as number[]), fc.array(fc.constantFrom(...ids), { minLength: 2, maxLength: 8 }));
+    // [7, 7] names one channel twice: whether that is "exactly one channel ID" is open, so
+    // only none or distinct IDs are sent.
+    const ids = await draftChannels(context);
+    const notOne = fc.oneof(fc.constant([] as number[]), fc.shuffledSubarray(ids, { minLength: 2 }));
     const batches = spoiltBatch(context, fc.tuple(notOne, topicText(context.probe.maxTopicLength)), (draft, [to, topic]) => ({ ...draft, type: 'stream', to, topic }));
     await context.property(batches, async ({ drafts }) => {
       const body = await postRefused(context, drafts);
       expect(body.code === 'BAD_REQUEST', `code is ${JSON.stringify(body.code)}, not BAD_REQUEST`);
-      expect(/exactly (1|one) channel/i.test(body.msg), `msg ${JSON.stringify(body.msg)} does not say exactly one channel ID must be specified`);
+      expect(body.msg !== '', `the error's msg is empty`);
     });
   }, ['channel']),
 
@@ -296,12 +317,14 @@ const mustChecks: Check[] = [
 
   check('drafts.event-to-other-clients', async (context) => {
     await context.property(validBatch(context, 3), async (drafts) => {
-      const queue = await registerQueue(context, 'member', ['drafts']);
+      // Event names and payloads are not shown: the queue takes every event.
+      const queue = await registerQueue(context, 'member', null);
       let ids: number[] = [];
       try {
         ids = (await createAndRead(context, drafts)).createdIds;
-        const events = await pollEvents(context, 'member', queue, (seen) => seen.some((event) => event.type === 'drafts'));
-        expect(events.some((event) => event.type === 'drafts'), `no drafts event reached another queue of the user within the wait (events: ${JSON.stringify(events)})`);
+        const about = aboutDrafts(context, ids);
+        const events = await pollEvents(context, 'member', queue, (seen) => seen.some(about));
+        expect(events.some(about), `no event about the new drafts reached another queue of the user within the wait (events: ${JSON.stringify(events)})`);
       } finally {
         await removeDrafts(context, ids);
         await queue.remove();
@@ -341,26 +364,43 @@ function deletesDraftsProperty(context: Context, setting: Setting) {
 function sendsNoEventProperty(context: Context, setting: Setting) {
   return context.property(validBatch(context, 3), async (drafts) => {
     await setting.set(true);
-    const queue = await registerQueue(context, 'member', ['drafts', 'user_settings']);
     let createdIds: number[] = [];
+    let queue: Queue | null = null;
     try {
       createdIds = (await createAndRead(context, drafts)).createdIds;
+      // Registered after the drafts are made, so that their own events are not in it; it takes
+      // every event, since event names are not shown.
+      queue = await registerQueue(context, 'member', null);
       await setting.set(false);
       await setting.set(true);
-      // The settings events of switching off and back on delimit what to look at; a server
-      // that sends no settings events is watched for the whole wait.
+      // Zulip's settings events of switching off and back on delimit what to look at; a server
+      // that sends none is watched for the whole wait.
       const switched = (value: boolean) => (event: any) => event.type === 'user_settings' && event.property === 'enable_drafts_synchronization' && event.value === value;
       const events = await pollEvents(context, 'member', queue, (seen) => seen.some(switched(true)));
       const off = events.findIndex(switched(false));
       const on = events.findIndex(switched(true));
-      const window = off >= 0 ? events.slice(off, on >= 0 ? on : undefined) : events.filter((event) => event.op !== 'add');
-      const draftEvents = window.filter((event) => event.type === 'drafts');
-      expect(draftEvents.length === 0, `switching synchronization off sent drafts events: ${JSON.stringify(draftEvents)}`);
+      const window = off >= 0 ? events.slice(off, on >= 0 ? on : undefined) : events;
+      const about = aboutDrafts(context, createdIds);
+      const draftEvents = window.filter((event) => !/settings/.test(String(event.type)) && about(event));
+      expect(draftEvents.length === 0, `switching synchronization off sent events about the drafts: ${JSON.stringify(draftEvents)}`);
     } finally {
       await removeDrafts(context, createdIds);
-      await queue.remove();
+      await queue?.remove();
     }
   }, Math.min(context.options.runs, 5));
+}
+
+/**
+ * Whether an event speaks of drafts: by the name of its type, or by the run's prefix or one of
+ * the drafts' IDs in its payload (a queue's own event ID left out).
+ */
+function aboutDrafts(context: Context, ids: readonly number[]) {
+  return (event: any): boolean => {
+    if (/draft/i.test(String(event.type))) return true;
+    const { id: _queueEventId, ...payload } = event;
+    const text = JSON.stringify(payload);
+    return text.includes(context.prefix) || ids.some((id) => new RegExp(`(?<![0-9])${id}(?![0-9])`).test(text));
+  };
 }
 
 // ---- Checks of the decisions (Zulip's behaviour) ------------------------------------------
@@ -458,7 +498,7 @@ const decisionChecks: Check[] = [
   check('drafts.topic-normalized', async (context) => {
     const max = context.probe.maxTopicLength;
     const [channel] = context.probe.memberChannels;
-    const long = fc.string({ unit: fc.constantFrom('a', 'é', '話', '🙂'), minLength: max + 1, maxLength: max + 20 });
+    const long = fc.string({ unit: fc.constantFrom('a', 'é', '話', '𝒜'), minLength: max + 1, maxLength: max + 20 });
     await context.property(fc.tuple(long, topicText(max)), async ([longTopic, topic]) => {
       const drafts = tagged(context, [
         { type: 'stream', to: [channel!.id], topic: longTopic, content: 'long' },
@@ -637,3 +677,20 @@ function draftCommands(context: Context): fc.Arbitrary<Iterable<DraftCommand>> {
 }
 
 export const DRAFTS_CHECKS: readonly Check[] = [...mustChecks, ...decisionChecks];
+
+export const DRAFTS_OPERATIONS: readonly SpecOperation[] = [
+  {
+    name: 'POST /drafts', since: 1,
+    async prepare(context) {
+      const before = await ourDraftIds(context);
+      const content = `${context.prefix} general`;
+      return {
+        method: 'POST', path: '/drafts',
+        valid: { drafts: [{ type: '', to: [], topic: '', content }] },
+        invalid: { path: '/drafts', params: { drafts: [{ type: 'stream', to: [], topic: 'general', content }] } },
+        observe: async () => JSON.stringify([...(await ourDraftIds(context))].sort((a, b) => a - b)),
+        undo: async () => removeDrafts(context, [...(await ourDraftIds(context))].filter((id) => !before.has(id))),
+      };
+    },
+  },
+];

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Response, Role } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
 import { text } from './generators.js';
-import { createChannel, pollEvents, registerQueue, send, type Channel } from './world.js';
+import { createChannel, pollEvents, registerQueue, send, type Channel, type SpecOperation } from './world.js';
 
 const CHANGEABLE = ['read', 'starred', 'collapsed'] as const;
 type Changeable = (typeof CHANGEABLE)[number];
@@ -457,3 +457,19 @@ const decisionChecks: Check[] = [
 ];
 
 export const FLAGS_CHECKS: readonly Check[] = [...mustChecks, ...decisionChecks];
+
+export const FLAGS_OPERATIONS: readonly SpecOperation[] = [
+  {
+    name: 'POST /messages/flags', since: 1,
+    async prepare(context) {
+      const id = await context.memo('flags-general', () => send(context, 'other', [context.probe.users.member.id], `${context.prefix} general`));
+      return {
+        method: 'POST', path: '/messages/flags',
+        valid: { messages: [id], op: 'add', flag: 'starred' },
+        invalid: { path: '/messages/flags', params: { messages: [id], op: 'toggle', flag: 'starred' } },
+        observe: async () => JSON.stringify([...(await flagsOf(context, [id])).get(id)!].sort()),
+        undo: async () => void (await updateFlags(context, [id], 'remove', 'starred')),
+      };
+    },
+  },
+];

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { ruleAppliesAt, ruleById, type Rule, type RuleId } from './rules.js';
-import { Client, HarnessError, curlLine, type Exchange, type Response, type Role } from './client.js';
+import { Client, HarnessError, curlLine, type Caller, type Exchange, type Response } from './client.js';
 import type { Cleanup } from './cleanup.js';
 import type { Probe } from './probe.js';
 
@@ -91,7 +91,7 @@ export class Context {
     return made;
   }
 
-  call(as: Role | null, method: string, path: string, params?: Parameters<Client['call']>[3]): Promise<Response> {
+  call(as: Caller, method: string, path: string, params?: Parameters<Client['call']>[3]): Promise<Response> {
     return this.client.call(as, method, path, params);
   }
 

@@ -17,6 +17,8 @@ export interface Rule {
   readonly title: string;
   /** For decisions: what was chosen and why (what the real Zulip server does). */
   readonly why?: string;
+  /** For decisions: what the reference's alternate dialect does instead (`--dialect alternate`). */
+  readonly alternate?: string;
 }
 
 export const RULES = [
@@ -35,7 +37,7 @@ export const RULES = [
   },
   {
     id: 'drafts.channel-draft-needs-one-channel', section: 'Errors; Limits: Channel draft audience', severity: 'must', since: 1,
-    title: 'A channel draft whose `to` does not hold exactly one channel ID is rejected with BAD_REQUEST, saying so, and nothing is created.',
+    title: 'A channel draft whose `to` does not hold exactly one channel ID (none, or two or more distinct ones) is rejected with code BAD_REQUEST and a msg, and nothing is created.',
   },
   {
     id: 'drafts.null-bytes-rejected', section: 'Resources: Draft', severity: 'must', since: 1,
@@ -73,51 +75,61 @@ export const RULES = [
     id: 'drafts.sync-off-endpoints-refuse', section: 'User settings: enable_drafts_synchronization', severity: 'decision', since: 1,
     title: 'While synchronization is off, every drafts endpoint answers 400 "User has disabled synchronizing drafts."',
     why: 'The spec does not say what the drafts endpoints answer while the setting is off; Zulip checks the setting before anything else.',
+    alternate: "GET /drafts answers an empty list; POST, PATCH and DELETE are refused with HTTP 409.",
   },
   {
     id: 'drafts.error-texts', section: 'Errors', severity: 'decision', since: 1,
     title: 'Draft errors are HTTP 400 with Zulip\'s texts: "Must specify exactly 1 channel ID for channel messages", "Message must not contain null bytes", "Topic must not contain null bytes", "Invalid drafts[i][\\"type\\"]".',
     why: 'HTTP status codes and exact texts are not shown; Zulip\'s are used.',
+    alternate: "HTTP 422 with its own texts; codes INVALID_PARAMETER outside the error table.",
   },
   {
     id: 'drafts.invalid-audience-rejected', section: 'Resources: Draft', severity: 'decision', since: 1,
     title: 'A channel draft to a channel that does not exist or is not accessible gets "Invalid channel ID"; a direct draft to an unknown user gets "Invalid user ID N".',
     why: 'The spec does not say whether the audience is validated; Zulip validates it when the draft is created.',
+    alternate: "The audience is not validated: drafts to unknown channels or users are stored.",
   },
   {
     id: 'drafts.negative-timestamp-rejected', section: 'Resources: Draft', severity: 'decision', since: 1,
     title: 'A negative timestamp is rejected with "Timestamp must not be negative."; a future one is accepted.',
     why: 'The spec gives no range for timestamp; Zulip refuses negative ones only.',
+    alternate: "A timestamp more than a minute ahead of the server's clock is refused; a negative one is stored.",
   },
   {
     id: 'drafts.content-normalized', section: 'Resources: Draft', severity: 'decision', since: 1,
     title: 'Content loses surrounding whitespace; blank content is rejected; content longer than max_message_length is truncated.',
     why: 'The spec does not say how content is stored; Zulip strips it, refuses a blank one and truncates a long one like a message.',
+    alternate: "Content is stored exactly as sent, blank content included; content longer than its own max_message_length is refused.",
   },
   {
     id: 'drafts.topic-normalized', section: 'Resources: Draft', severity: 'decision', since: 1,
     title: 'A channel topic longer than max_topic_length is truncated; the topic of any other draft is stored empty.',
     why: 'The spec says the topic of non-channel drafts is ignored and gives no topic limit for drafts; Zulip stores "" and truncates channel topics.',
+    alternate: "A channel topic longer than its own max_topic_length is refused; the topic of any other draft is stored empty.",
   },
   {
     id: 'drafts.audience-normalized', section: 'Resources: Draft', severity: 'decision', since: 1,
     title: 'A direct draft\'s `to` is stored sorted, without duplicates and without the owner (unless only the owner); a direct draft with an empty `to` and any unaddressed draft read back as type "" with `to` [].',
     why: 'The spec does not say how the audience is stored; this is how Zulip reads it back.',
+    alternate: "A direct draft's `to` is stored as sent (order, duplicates and the owner kept); a direct draft with an empty `to` stays type \"private\".",
   },
   {
     id: 'drafts.unknown-keys-rejected', section: 'Resources: Draft', severity: 'decision', since: 1,
     title: 'A draft object with a key outside the draft fields (including `id`) is rejected: Argument "k" at drafts[i] is unexpected.',
     why: 'The spec says id is "not to be sent"; Zulip validates draft objects strictly.',
+    alternate: "Keys outside the draft fields are ignored.",
   },
   {
     id: 'drafts.event-shapes', section: 'Events', severity: 'decision', since: 1,
     title: 'Drafts events are {type:"drafts", op:"add", drafts}, {op:"update", draft} and {op:"remove", draft_id}.',
     why: 'The spec names drafts events but not their payloads; Zulip\'s shapes are used.',
+    alternate: "{type:\"drafts\", op:\"created\", drafts}, {op:\"edited\", draft}, {op:\"deleted\", draft_ids}.",
   },
   {
     id: 'drafts.edit-delete-follow-model', section: 'Endpoints 5 (with Zulip\'s GET/PATCH/DELETE /drafts)', severity: 'decision', since: 1,
     title: 'Sequences of create, edit (full replacement), delete and list agree with a model of the user\'s drafts; another user\'s or a missing draft is 404 "Draft does not exist".',
     why: 'Editing, deleting and listing drafts are Zulip endpoints outside the spec.',
+    alternate: "GET /drafts lists the newest draft first; another user's draft is refused with HTTP 403, a missing one with 404, in its own words.",
   },
 
   // ---- Message flags --------------------------------------------------------------------------
@@ -201,16 +213,19 @@ export const RULES = [
     id: 'flags.error-texts', section: 'Errors (not shown)', severity: 'decision', since: 1,
     title: 'Flag errors are HTTP 400 with Zulip\'s texts, checked in Zulip\'s order: "Missing \'messages\' argument", "Invalid flag: \'x\'", "Flag not editable: \'x\'", "Invalid message flag operation: \'x\'".',
     why: 'Error texts and statuses are not shown; Zulip\'s are used.',
+    alternate: "HTTP 422 with its own texts, op checked before flag and messages last.",
   },
   {
     id: 'flags.inaccessible-messages', section: 'Errors (not shown)', severity: 'decision', since: 1,
     title: 'add starred, add collapsed and remove read with a message the user may not see (or that does not exist) fail whole with "Invalid message(s)"; add read, remove starred and remove collapsed on such messages change nothing and succeed.',
     why: 'The spec does not say what happens to messages the user may not see; Zulip treats a message outside the user\'s history as read and historical and checks access only when that must change.',
+    alternate: "Messages the user may not see, or that do not exist, are skipped by every op: the request succeeds and changes none of them.",
   },
   {
     id: 'flags.event-shape', section: 'Events (not shown)', severity: 'decision', since: 1,
     title: 'update_message_flags events carry op, operation, flag, the changed messages and all:false; for read/remove, message_details.',
     why: 'Event payloads are not shown; Zulip\'s shape is used.',
+    alternate: "{type:\"update_message_flags\", op, flag, messages}, messages sorted, nothing more.",
   },
 
   // ---- Scheduled messages ---------------------------------------------------------------------
@@ -220,15 +235,15 @@ export const RULES = [
   },
   {
     id: 'scheduled.type-values', section: 'Resources: Scheduled message; Endpoints 2. Edit a scheduled message', severity: 'must', since: 184,
-    title: 'type is one of direct, channel, stream, private (below level 248: stream, private): any other value is refused and changes nothing.',
+    title: 'type is one of direct, channel, stream, private (below level 248: direct, stream, private): any other value is refused and changes nothing.',
   },
   {
-    id: 'scheduled.type-synonyms', section: 'Resources: Scheduled message', severity: 'must', since: 248,
-    title: 'private means direct and stream means channel: an edit with either name of a type gives the same message.',
+    id: 'scheduled.type-synonyms', section: 'Resources: Scheduled message', severity: 'must', since: 184,
+    title: 'private means direct and stream means channel: an edit with either name of a type gives the same message (below level 248, private and direct).',
   },
   {
-    id: 'scheduled.new-type-names-absent-before-248', section: 'Resources: Scheduled message; Versioning', severity: 'must', since: 184, before: 248,
-    title: 'A server below feature level 248 does not have the type names channel and direct: an edit using them is refused and changes nothing.',
+    id: 'scheduled.channel-type-absent-before-248', section: 'Resources: Scheduled message; Versioning', severity: 'must', since: 184, before: 248,
+    title: 'A server below feature level 248 does not have the type name channel ("stream is a synonym for channel (added at feature level 248)"): an edit using it is refused and changes nothing; direct is valid at every level.',
   },
   {
     id: 'scheduled.to-required-on-type-change', section: 'Endpoints 2. Edit a scheduled message', severity: 'must', since: 184,
@@ -280,23 +295,23 @@ export const RULES = [
   },
   {
     id: 'scheduled.missing-channel-error', section: 'Errors', severity: 'must', since: 184,
-    title: 'An edit to a channel that does not exist is refused with code STREAM_DOES_NOT_EXIST, `stream_id` the requested ID, a msg naming it, and changes nothing.',
+    title: 'An edit to a channel that does not exist is refused with code STREAM_DOES_NOT_EXIST, `stream_id` the requested ID and a msg, and changes nothing.',
   },
   {
     id: 'scheduled.invalid-user-error', section: 'Errors', severity: 'must', since: 184,
-    title: 'An edit of a direct message\'s `to` naming a user ID that does not exist is refused with code BAD_REQUEST and a msg naming the ID, and changes nothing.',
+    title: 'An edit of a direct message\'s `to` naming a user ID that does not exist is refused with code BAD_REQUEST and a msg, and changes nothing.',
   },
   {
     id: 'scheduled.missing-message-error', section: 'Errors', severity: 'must', since: 184,
-    title: 'An edit of a scheduled message ID that does not exist is refused with code BAD_REQUEST and a msg saying it does not exist.',
+    title: 'An edit of a scheduled message ID that does not exist (never, or no longer) is refused with code BAD_REQUEST and a msg.',
   },
   {
     id: 'scheduled.own-messages-only', section: 'Authentication; Errors', severity: 'must', since: 173,
-    title: 'Another user\'s scheduled message cannot be edited or deleted: the answer is that of a missing one (BAD_REQUEST), and the message is unchanged.',
+    title: 'Another user\'s scheduled message cannot be edited or deleted: the request is refused and the message is unchanged.',
   },
   {
     id: 'scheduled.delete-missing-error', section: 'Errors', severity: 'must', since: 173,
-    title: 'Deleting a scheduled message ID that does not exist is refused with code BAD_REQUEST and a msg saying it does not exist.',
+    title: 'Deleting a scheduled message ID that does not exist (never, or no longer) is refused with code BAD_REQUEST and a msg.',
   },
   {
     id: 'scheduled.delete-removes', section: 'Endpoints 3. Delete a scheduled message', severity: 'must', since: 173,
@@ -308,52 +323,109 @@ export const RULES = [
   },
   {
     id: 'scheduled.error-texts', section: 'Errors (not shown)', severity: 'decision', since: 184,
-    title: 'Edit errors come in Zulip\'s order with its texts: "Nothing to change", "Recipient required when updating type of scheduled message.", "Topic required when updating scheduled message type to channel.", "Scheduled delivery time must be in the future.", "Scheduled message does not exist" (404), "Channel with ID \'N\' does not exist", "Invalid user ID N". Type given without to, or channel type without topic, is refused even when the type does not change.',
+    title: 'Edit errors come in Zulip\'s order with its texts: "Nothing to change", "Recipient required when updating type of scheduled message.", "Topic required when updating scheduled message type to channel.", "Scheduled delivery time must be in the future.", "Scheduled message does not exist" (404, also for another user\'s message), "Channel with ID \'N\' does not exist", "Invalid user ID N". Type given without to, or channel type without topic, is refused even when the type does not change.',
     why: 'Texts, statuses and the order of checks are not shown; Zulip\'s are used, and Zulip requires to and topic whenever type is given.',
+    alternate: "Its own texts and statuses (422; 400 for a missing message, 403 for another user's); the message is looked up first; an edit that gives nothing, or gives the current type without `to` or topic, is accepted and changes nothing.",
   },
   {
     id: 'scheduled.future-timestamp', section: 'Endpoints 2. Edit a scheduled message', severity: 'decision', since: 173,
     title: 'scheduled_delivery_timestamp at or before the server\'s now is refused on create and edit: "Scheduled delivery time must be in the future."',
     why: 'The spec gives no range for the timestamp; Zulip refuses times that are not in the future.',
+    alternate: "A time in the past is accepted: the message is due at once.",
   },
   {
     id: 'scheduled.topic-normalized', section: 'Endpoints 2. Edit a scheduled message (Topic rules)', severity: 'decision', since: 184,
     title: 'A topic loses its surrounding whitespace before the topic rules apply; case is kept ("(No Topic)" is an ordinary topic).',
     why: 'The spec does not say how a topic is compared with "(no topic)"; Zulip strips topics when it parses them and compares exactly.',
+    alternate: "Topics are stored as given, surrounding whitespace included.",
   },
   {
     id: 'scheduled.limits-truncate', section: 'Limits', severity: 'decision', since: 184,
     title: 'Content over max_message_length is truncated to its first max-20 characters and "\\n[message truncated]"; a topic over max_topic_length to its first max-3 characters and "...".',
     why: 'The spec bounds content and topic but does not say what happens past the bound; Zulip truncates.',
+    alternate: "Its own limits (max_message_length 4321, max_topic_length 47); content or a topic past them is refused.",
   },
   {
     id: 'scheduled.listing-shape', section: 'Resources: Scheduled message (Zulip GET /scheduled_messages)', severity: 'decision', since: 173,
     title: 'GET /scheduled_messages lists the user\'s undelivered messages, failed ones included, by delivery time, with type "stream" or "private", `to` the channel ID or the other participants (the sender alone for a message to oneself), and topic only for channel messages.',
     why: 'Listing is a Zulip endpoint outside the spec; its shape is Zulip\'s.',
+    alternate: "Listed newest delivery time first, with type \"direct\" (and \"channel\" from level 248), `to` of a direct message listing every participant, topic \"\" for direct messages, no rendered_content.",
   },
   {
     id: 'scheduled.delivery', section: 'States and transitions (not shown)', severity: 'decision', since: 173,
     title: 'At its time a scheduled message is sent as a message from its sender, with its content and recipient, and leaves the list; an edit of it then answers "Scheduled message was already sent".',
     why: 'How a scheduled message is delivered is not shown; this is what Zulip\'s worker does.',
+    alternate: "A delivered message leaves no trace among the scheduled ones: an edit of it then answers that it does not exist.",
   },
   {
     id: 'scheduled.late-delivery-fails', section: 'States and transitions (not shown)', severity: 'decision', since: 173,
     title: 'A message the worker could only send over ten minutes after its time is not sent: it becomes failed:true, stays listed, and the sender gets a direct message from the notification bot saying "Message could not be sent at the scheduled time."',
     why: 'How a message becomes failed is not shown; this is Zulip\'s rule.',
+    alternate: "A message found over five minutes late fails, silently: no notification message.",
   },
   {
     id: 'scheduled.edit-clears-failed', section: 'States and transitions (not shown)', severity: 'decision', since: 184,
     title: 'A failed message edited with a new timestamp is pending again (failed:false) and is sent at the new time.',
     why: 'The state after editing is not shown; Zulip resets failed.',
+    alternate: "A failed message edited with a new time is sent at that time, but is listed with failed:true until then.",
   },
   {
     id: 'scheduled.event-shapes', section: 'Events (not shown)', severity: 'decision', since: 173,
     title: 'scheduled_messages events go to the owner: {op:"add", scheduled_messages:[...]}, {op:"update", scheduled_message}, {op:"remove", scheduled_message_id}.',
     why: 'Event payloads are not shown; Zulip\'s are used.',
+    alternate: "{op:\"update\", scheduled_messages:[...]} and {op:\"remove\", scheduled_message_ids:[id]}.",
+  },
+
+  // ---- Conventions, authentication and versioning: the rules of every operation ----------------
+  {
+    id: 'general.envelope', section: 'Conventions; Errors', severity: 'must', since: 1,
+    title: 'Every answer of a spec operation is a JSON object with result "success" or "error" and a string msg, empty on success and not empty on an error.',
+  },
+  {
+    id: 'general.authentication-required', section: 'Authentication', severity: 'must', since: 1,
+    title: 'Every endpoint refuses a request without credentials, with a wrong API key, or with an unknown email, and the request changes nothing.',
+  },
+  {
+    id: 'general.ignored-parameters-listed', section: 'Conventions; Versioning', severity: 'must', since: 167,
+    title: 'A success response of a spec operation carries ignored_parameters_unsupported exactly when the request had parameters the operation does not support, naming exactly those.',
+  },
+  {
+    id: 'general.ignored-parameters-on-settings', section: 'Versioning', severity: 'must', since: 78,
+    title: 'The settings operation (PATCH /settings) lists the parameters it does not support in ignored_parameters_unsupported from feature level 78.',
+  },
+  {
+    id: 'general.ignored-parameters-absent-before-167', section: 'Versioning', severity: 'must', since: 1, before: 167,
+    title: 'Below feature level 167 the spec operations send no ignored_parameters_unsupported (nor does the settings operation below 78).',
+  },
+  {
+    id: 'general.error-statuses', section: 'Errors (HTTP status codes: not shown)', severity: 'decision', since: 1,
+    title: 'Errors outside the error table are HTTP 400 with code BAD_REQUEST (REQUEST_VARIABLE_MISSING for a missing parameter, with var_name); refused credentials are HTTP 401 with WWW-Authenticate and code UNAUTHORIZED.',
+    why: 'The spec shows no status codes and codes only for its error table; Zulip\'s are used.',
+    alternate: 'HTTP 422 with code INVALID_PARAMETER or MISSING_PARAMETER and its own texts; wrong credentials HTTP 403 with code AUTHENTICATION_FAILED.',
+  },
+  {
+    id: 'general.realm-limits', section: 'Limits (values not shown)', severity: 'decision', since: 1,
+    title: 'POST /register reports max_message_length 10000, max_topic_length 60 and, from level 334, realm_empty_topic_display_name "general chat".',
+    why: 'The spec takes the limits from the registration response without giving values; Zulip\'s defaults are used.',
+    alternate: 'max_message_length 4321, max_topic_length 47, realm_empty_topic_display_name "(sans sujet)".',
+  },
+  {
+    id: 'general.ids-ascend', section: 'Resources (IDs: not shown)', severity: 'decision', since: 1,
+    title: 'Draft, scheduled message and message IDs ascend in the order of creation.',
+    why: 'The spec says only that IDs are integers; Zulip\'s come from database sequences.',
+    alternate: 'Draft and scheduled message IDs are scattered over 1 to 2^31-2 in no order; message and channel IDs ascend with gaps.',
+  },
+  {
+    id: 'general.message-rendering', section: 'Other operations (GET /messages, not shown)', severity: 'decision', since: 1,
+    title: 'GET /messages and GET /messages/{id} give content rendered as HTML (a paragraph, `<p>…</p>`) unless apply_markdown=false asks for the raw text.',
+    why: 'Reading messages is outside the spec; Zulip renders Markdown by default.',
+    alternate: 'Content is rendered in its own markup (`<div class="tc-message">…</div>`); apply_markdown=false gives the raw text.',
   },
 ] as const satisfies readonly Rule[];
 
 export type RuleId = (typeof RULES)[number]['id'];
+/** The rules that are decisions: where the reference's two dialects differ. */
+export type DecisionId = Extract<(typeof RULES)[number], { severity: 'decision' }>['id'];
 
 const byId = new Map<string, Rule>(RULES.map((rule) => [rule.id, rule]));
 

@@ -1,7 +1,7 @@
 // What several areas' checks set up and observe with: the run's channels and messages, and
 // event queues. Below every area module; no area imports another.
 
-import type { Role } from './client.js';
+import type { ParamList, Role } from './client.js';
 import { expect, succeeded, type Context } from './harness.js';
 
 export interface Channel {
@@ -72,4 +72,54 @@ export async function pollEvents(context: Context, as: Role, queue: Queue, done:
     if (done(seen) || Date.now() >= deadline) return seen;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** Where a message went, as GET /messages narrows to it. */
+export type Conversation = { readonly channel: number; readonly topic: string } | { readonly dm: readonly number[] };
+
+/**
+ * The newest messages the user may read in a conversation, oldest first, raw where the server
+ * honours apply_markdown=false (match them by a token, not by equality, in case it renders).
+ */
+export async function readConversation(context: Context, as: Role, where: Conversation, count = 100): Promise<any[]> {
+  // Zulip named the operators stream (channel from level 250) and pm-with (dm from 177); the old names still work.
+  const narrow = 'channel' in where
+    ? [{ operator: 'stream', operand: where.channel }, { operator: 'topic', operand: where.topic }]
+    : [{ operator: context.level >= 177 ? 'dm' : 'pm-with', operand: where.dm }];
+  return readMessages(context, as, { narrow, anchor: 'newest', num_before: count, num_after: 0, apply_markdown: false });
+}
+
+/** The user's newest messages, oldest first. */
+export function recentMessages(context: Context, as: Role, count = 50): Promise<any[]> {
+  return readMessages(context, as, { anchor: 'newest', num_before: count, num_after: 0, apply_markdown: false });
+}
+
+async function readMessages(context: Context, as: Role, params: Parameters<Context['call']>[3]): Promise<any[]> {
+  const body = succeeded(await context.call(as, 'GET', '/messages', params), 'GET /messages');
+  expect(Array.isArray(body.messages), `GET /messages: no messages list: ${JSON.stringify(body).slice(0, 300)}`);
+  return body.messages;
+}
+
+/**
+ * One operation of the spec, as the general rules (envelope, authentication, ignored
+ * parameters) exercise it. Each area describes its own; the general checks get them all.
+ */
+export interface SpecOperation {
+  /** Method and path as the spec writes them. */
+  readonly name: string;
+  /** The feature level the operation exists from. */
+  readonly since: number;
+  /** Sets up one request the spec makes valid, and, where it can, one the spec refuses. */
+  prepare(context: Context): Promise<PreparedOperation>;
+}
+
+export interface PreparedOperation {
+  readonly method: string;
+  readonly path: string;
+  readonly valid: ParamList;
+  readonly invalid?: { readonly path: string; readonly params: ParamList };
+  /** What the request could change, as text to compare before and after. */
+  observe(): Promise<string>;
+  /** Removes what the set-up and an accepted request made. */
+  undo(): Promise<void>;
 }

@@ -7,7 +7,7 @@ import type { Draft, DraftId, DraftType, Realm, User, UserId } from './model.js'
 import {
   JsonError, checkIntList, checkNumber, checkString, checkStrictDict, fieldMissing, missingArgument, pathId,
 } from './params.js';
-import { normalizeContent, truncateTopic } from './text.js';
+import { characterLength, normalizeContent, truncateTopic } from './text.js';
 
 const DRAFT_TYPES: readonly DraftType[] = ['', 'stream', 'private'];
 const DRAFT_KEYS = ['type', 'to', 'topic', 'content', 'timestamp'] as const;
@@ -16,16 +16,18 @@ type DraftFields = Omit<Draft, 'id'>;
 
 // ---- Rules ------------------------------------------------------------------------------
 
-/** drafts.sync-off-endpoints-refuse */
+/** drafts.sync-off-endpoints-refuse: the alternate dialect lets GET /drafts answer (an empty list). */
 function checkDraftsSynchronizationEnabled(realm: Realm, user: User, reading = false): void {
-  if (reading && realm.fault('drafts.sync-off-endpoints-refuse')) return;
-  if (user.settings.enable_drafts_synchronization === false) throw new JsonError('User has disabled synchronizing drafts.');
+  if (reading && (realm.fault('drafts.sync-off-endpoints-refuse') || realm.alternate('drafts.sync-off-endpoints-refuse'))) return;
+  if (user.settings.enable_drafts_synchronization === false) {
+    throw new JsonError('User has disabled synchronizing drafts.').otherwise('Draft synchronization is turned off for this user', 409);
+  }
 }
 
 /** Parses one draft object as Zulip's strict schema does, then validates it against the rules. */
 export function checkDraft(realm: Realm, user: User, value: unknown, name: string): DraftFields {
-  const allowed = realm.fault('drafts.unknown-keys-rejected') ? Object.keys(value ?? {}) : DRAFT_KEYS;
-  const dict = checkStrictDict(value, name, allowed);
+  const lenient = realm.fault('drafts.unknown-keys-rejected') || realm.alternate('drafts.unknown-keys-rejected');
+  const dict = checkStrictDict(value, name, lenient ? Object.keys(value ?? {}) : DRAFT_KEYS);
   const field = (key: string) => `${name}["${key}"]`;
   for (const key of ['type', 'to', 'topic', 'content']) {
     if (key === 'topic' && realm.fault('drafts.required-fields')) continue;
@@ -36,44 +38,72 @@ export function checkDraft(realm: Realm, user: User, value: unknown, name: strin
   if (!DRAFT_TYPES.includes(type)) throw new JsonError(`Invalid ${field('type')}`);
   const to = checkIntList(dict.to, field('to'));
   const topic = checkString(dict.topic ?? '', field('topic'));
-  const stripped = realm.fault('drafts.content-normalized') ? checkString(dict.content, field('content')) : checkString(dict.content, field('content')).trim();
-  if (stripped === '') throw new JsonError(`${field('content')} cannot be blank`);
+  const content = checkDraftContent(realm, checkString(dict.content, field('content')), field('content'));
   const given = dict.timestamp === undefined || dict.timestamp === null ? undefined : checkNumber(dict.timestamp, field('timestamp'));
-
-  const content = normalizeContent(stripped, realm.settings.maxMessageLength);
   const timestamp = checkDraftTimestamp(realm, given);
   if (type === 'stream') return checkChannelDraft(realm, user, to, topic, content, timestamp);
-  if (type === 'private' && to.length > 0) return checkDirectDraft(realm, user, to, topic, content, timestamp);
+  if (type === 'private' && (to.length > 0 || realm.alternate('drafts.audience-normalized'))) return checkDirectDraft(realm, user, to, topic, content, timestamp);
   return checkUnaddressedDraft(realm, type, to, content, timestamp);
+}
+
+/**
+ * drafts.null-bytes-rejected; drafts.content-normalized: Zulip strips and truncates; the
+ * alternate dialect stores content as sent and refuses it past its limit.
+ */
+function checkDraftContent(realm: Realm, given: string, name: string): string {
+  if (realm.alternate('drafts.content-normalized')) {
+    if (given.includes('\0')) throw new JsonError('Message must not contain null bytes');
+    if (characterLength(given) > realm.settings.maxMessageLength) throw new JsonError(`${name} is longer than ${realm.settings.maxMessageLength} characters`);
+    return given;
+  }
+  const stripped = realm.fault('drafts.content-normalized') ? given : given.trim();
+  if (stripped === '') throw new JsonError(`${name} cannot be blank`);
+  return normalizeContent(stripped, realm.settings.maxMessageLength);
 }
 
 /** drafts.timestamp-filled-when-absent; drafts.negative-timestamp-rejected */
 function checkDraftTimestamp(realm: Realm, given: number | undefined): number {
   if (given === undefined) return realm.fault('drafts.timestamp-filled-when-absent') ? 0 : realm.clock.now();
-  if (given < 0 && !realm.fault('drafts.negative-timestamp-rejected')) throw new JsonError('Timestamp must not be negative.');
+  if (realm.alternate('drafts.negative-timestamp-rejected')) {
+    if (given > realm.clock.now() + 60) throw new JsonError('A draft cannot have been edited in the future');
+  } else if (given < 0 && !realm.fault('drafts.negative-timestamp-rejected')) {
+    throw new JsonError('Timestamp must not be negative.');
+  }
   return Math.round(given * 1e6) / 1e6;
 }
 
 /** drafts.channel-draft-needs-one-channel; drafts.null-bytes-rejected; drafts.invalid-audience-rejected */
 function checkChannelDraft(realm: Realm, user: User, to: number[], topic: string, content: string, timestamp: number): DraftFields {
-  let storedTopic = truncateTopic(topic, realm.settings.maxTopicLength);
+  let storedTopic = checkDraftTopic(realm, topic);
   if (realm.fault('drafts.created-drafts-read-back')) storedTopic = storedTopic.toUpperCase();
   if (storedTopic.includes('\0') && !realm.fault('drafts.null-bytes-rejected')) throw new JsonError('Topic must not contain null bytes');
-  const oneChannel = to.length === 1 || (to.length > 1 && realm.fault('drafts.channel-draft-needs-one-channel'));
+  // The alternate dialect reads "exactly one channel ID" as one distinct ID: [7, 7] is channel 7.
+  const channels = realm.alternate('drafts.audience-normalized') ? [...new Set(to)] : to;
+  const oneChannel = channels.length === 1 || (channels.length > 1 && realm.fault('drafts.channel-draft-needs-one-channel'));
   if (!oneChannel) {
-    throw new JsonError(realm.fault('drafts.error-texts') ? 'Exactly one channel ID is required' : 'Must specify exactly 1 channel ID for channel messages');
+    const text = realm.fault('drafts.error-texts') ? 'Exactly one channel ID is required' : 'Must specify exactly 1 channel ID for channel messages';
+    throw new JsonError(text).otherwise(`A channel draft is addressed to one channel, not ${channels.length}`);
   }
   const channel = realm.channels.get(to[0] as never);
   const accessible = channel !== undefined && realm.channelIsAccessible(user, channel);
-  if (!accessible && !realm.fault('drafts.invalid-audience-rejected')) throw new JsonError('Invalid channel ID');
+  if (!accessible && !realm.fault('drafts.invalid-audience-rejected') && !realm.alternate('drafts.invalid-audience-rejected')) throw new JsonError('Invalid channel ID');
   return { type: 'stream', to: [to[0]!], topic: storedTopic, content, timestamp };
+}
+
+/** drafts.topic-normalized: Zulip truncates a long channel topic; the alternate dialect refuses it. */
+function checkDraftTopic(realm: Realm, topic: string): string {
+  const max = realm.settings.maxTopicLength;
+  if (!realm.alternate('drafts.topic-normalized')) return truncateTopic(topic, max);
+  if (characterLength(topic) > max) throw new JsonError(`The topic is longer than ${max} characters`);
+  return topic;
 }
 
 /** drafts.audience-normalized; drafts.invalid-audience-rejected; drafts.topic-normalized */
 function checkDirectDraft(realm: Realm, user: User, to: number[], topic: string, content: string, timestamp: number): DraftFields {
   for (const id of to) {
-    if (!realm.users.has(id as UserId)) throw new JsonError(`Invalid user ID ${id}`);
+    if (!realm.users.has(id as UserId) && !realm.alternate('drafts.invalid-audience-rejected')) throw new JsonError(`Invalid user ID ${id}`);
   }
+  if (realm.alternate('drafts.audience-normalized')) return { type: 'private', to, topic: '', content, timestamp };
   let recipients = [...new Set(to)].sort((a, b) => a - b);
   const others = recipients.filter((id) => id !== user.id);
   if (others.length > 0) recipients = others;
@@ -96,10 +126,27 @@ export function draftsByEditTime(user: User): Draft[] {
   return [...user.drafts.values()].sort((a, b) => a.timestamp - b.timestamp || a.id - b.id);
 }
 
-function findDraft(user: User, id: number): Draft {
+/** drafts.edit-delete-follow-model: the alternate dialect tells another user's draft from a missing one. */
+function findDraft(realm: Realm, user: User, id: number): Draft {
   const draft = user.drafts.get(id as DraftId);
-  if (!draft) throw new JsonError('Draft does not exist', 404);
-  return draft;
+  if (draft) return draft;
+  if (realm.alternate('drafts.edit-delete-follow-model')) {
+    const othersDraft = [...realm.users.values()].some((other) => other.drafts.has(id as DraftId));
+    throw othersDraft ? new JsonError('Draft does not exist', 404).otherwise('That draft belongs to another user', 403) : new JsonError('Draft does not exist', 404).otherwise(`No draft has ID ${id}`, 404);
+  }
+  throw new JsonError('Draft does not exist', 404);
+}
+
+/** drafts.event-shapes: the payloads of drafts events, in the realm's dialect. */
+function draftsEvent(realm: Realm, op: 'add' | 'update' | 'remove', drafts: readonly Draft[]): Record<string, unknown> & { type: string } {
+  if (realm.alternate('drafts.event-shapes')) {
+    if (op === 'add') return { type: 'drafts', op: 'created', drafts: drafts.map(draftDict) };
+    if (op === 'update') return { type: 'drafts', op: 'edited', draft: draftDict(drafts[0]!) };
+    return { type: 'drafts', op: 'deleted', draft_ids: drafts.map((draft) => draft.id) };
+  }
+  if (op === 'add') return { type: 'drafts', op, [realm.fault('drafts.event-shapes') ? 'draft' : 'drafts']: drafts.map(draftDict) };
+  if (op === 'update') return { type: 'drafts', op, draft: draftDict(drafts[0]!) };
+  return { type: 'drafts', op, draft_id: drafts[0]!.id };
 }
 
 // ---- Actions ------------------------------------------------------------------------------
@@ -108,20 +155,19 @@ export function doCreateDrafts(realm: Realm, user: User, drafts: DraftFields[]):
   const created = drafts.map((fields) => ({ id: realm.nextDraftId(), ...fields }));
   for (const draft of created) user.drafts.set(draft.id, draft);
   if (created.length > 0 && !realm.fault('drafts.event-to-other-clients') && listening(realm, 'drafts', [user.id])) {
-    const key = realm.fault('drafts.event-shapes') ? 'draft' : 'drafts';
-    sendEvent(realm, { type: 'drafts', op: 'add', [key]: created.map(draftDict) }, [user.id]);
+    sendEvent(realm, draftsEvent(realm, 'add', created), [user.id]);
   }
   return created;
 }
 
 export function doEditDraft(realm: Realm, user: User, draft: Draft, fields: DraftFields): void {
   Object.assign(draft, fields);
-  if (listening(realm, 'drafts', [user.id])) sendEvent(realm, { type: 'drafts', op: 'update', draft: draftDict(draft) }, [user.id]);
+  if (listening(realm, 'drafts', [user.id])) sendEvent(realm, draftsEvent(realm, 'update', [draft]), [user.id]);
 }
 
 export function doDeleteDraft(realm: Realm, user: User, draft: Draft): void {
   if (!realm.fault('drafts.edit-delete-follow-model')) user.drafts.delete(draft.id);
-  sendEvent(realm, { type: 'drafts', op: 'remove', draft_id: draft.id }, [user.id]);
+  sendEvent(realm, draftsEvent(realm, 'remove', [draft]), [user.id]);
 }
 
 /** drafts.sync-off-deletes-drafts; drafts.sync-off-sends-no-event */
@@ -151,6 +197,8 @@ export function createDrafts({ realm, user, params }: Request) {
 export function getDrafts({ realm, user }: Request) {
   checkDraftsSynchronizationEnabled(realm, user, true);
   const drafts = draftsByEditTime(user).map(draftDict);
+  // drafts.edit-delete-follow-model: the alternate dialect lists the newest first.
+  if (realm.alternate('drafts.edit-delete-follow-model')) drafts.reverse();
   return { count: drafts.length, drafts };
 }
 
@@ -159,13 +207,13 @@ export function editDraft({ realm, user, params, path }: Request) {
   const value = params.json('draft');
   if (value === undefined) throw missingArgument('draft');
   const fields = checkDraft(realm, user, value, 'draft');
-  doEditDraft(realm, user, findDraft(user, pathId(path.draft_id!)), fields);
+  doEditDraft(realm, user, findDraft(realm, user, pathId(path.draft_id!)), fields);
   return {};
 }
 
 export function deleteDraft({ realm, user, path }: Request) {
   checkDraftsSynchronizationEnabled(realm, user);
-  doDeleteDraft(realm, user, findDraft(user, pathId(path.draft_id!)));
+  doDeleteDraft(realm, user, findDraft(realm, user, pathId(path.draft_id!)));
   return {};
 }
 

@@ -14,6 +14,16 @@ export interface Fault {
 }
 
 export const FAULTS: Partial<Record<RuleId, Fault>> = {
+  'general.envelope': { does: 'a success of the flags operation says msg "Flags updated"' },
+  'general.authentication-required': { does: 'any well-formed API key is accepted with a known email', alsoCaughtBy: ['general.error-statuses'] },
+  'general.ignored-parameters-listed': { does: 'ignored_parameters_unsupported leaves out the first name', alsoCaughtBy: ['general.ignored-parameters-on-settings'] },
+  'general.ignored-parameters-on-settings': { does: 'PATCH /settings never lists ignored parameters', level: 166 },
+  'general.ignored-parameters-absent-before-167': { does: 'the spec operations list ignored parameters below level 167', level: 166 },
+  'general.error-statuses': { does: 'refused credentials are answered with HTTP 403' },
+  'general.realm-limits': { does: 'the organization\'s max_topic_length is 50' },
+  'general.ids-ascend': { does: 'draft IDs are scattered, as in the alternate dialect' },
+  'general.message-rendering': { does: 'GET /messages/{id} gives the raw text unless asked for HTML' },
+
   'drafts.create-returns-ids-in-order': { does: 'ids come back reversed for batches of two or more', alsoCaughtBy: ['drafts.event-shapes'] },
   'drafts.created-drafts-read-back': {
     does: 'a channel draft is stored with its topic upper-cased',
@@ -68,8 +78,8 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
 
   'scheduled.edits-follow-model': { does: 'a content-only edit of a direct message keeps the old content', alsoCaughtBy: ['scheduled.topic-ignored-for-direct', 'scheduled.failed-needs-timestamp'] },
   'scheduled.type-values': { does: 'a type outside the list is taken as stream', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.error-texts'] },
-  'scheduled.type-synonyms': { does: 'type channel is taken as private', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.to-matches-type', 'scheduled.missing-channel-error'] },
-  'scheduled.new-type-names-absent-before-248': { does: 'channel and direct are accepted below level 248', level: 247, alsoCaughtBy: ['scheduled.edits-follow-model'] },
+  'scheduled.type-synonyms': { does: 'type channel is taken as private', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.to-matches-type', 'scheduled.missing-channel-error', 'scheduled.to-required-on-type-change'] },
+  'scheduled.channel-type-absent-before-248': { does: 'channel is accepted below level 248', level: 247, alsoCaughtBy: ['scheduled.edits-follow-model'] },
   'scheduled.to-required-on-type-change': { does: 'a type given without to is accepted and ignored', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.error-texts'] },
   'scheduled.to-matches-type': { does: 'a channel message accepts a list as to and takes its first entry', alsoCaughtBy: ['scheduled.edits-follow-model'] },
   'scheduled.topic-required-on-change-to-channel': { does: 'a change to channel without topic is accepted, with the display name as topic', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.error-texts'] },
@@ -85,7 +95,7 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'scheduled.missing-channel-error': { does: 'the missing-channel error lacks stream_id' },
   'scheduled.invalid-user-error': { does: 'unknown user IDs in to are dropped silently', alsoCaughtBy: ['scheduled.error-texts'] },
   'scheduled.missing-message-error': { does: 'a missing scheduled message answers code NOT_FOUND', alsoCaughtBy: ['scheduled.own-messages-only', 'scheduled.delete-missing-error', 'scheduled.error-texts'] },
-  'scheduled.own-messages-only': { does: 'a user may edit and delete another user\'s scheduled message' },
+  'scheduled.own-messages-only': { does: 'a user may edit and delete another user\'s scheduled message', alsoCaughtBy: ['scheduled.error-texts'] },
   'scheduled.delete-missing-error': { does: 'deleting a missing scheduled message succeeds', alsoCaughtBy: ['scheduled.error-texts'] },
   'scheduled.delete-removes': { does: 'deleting answers success but keeps the message', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.missing-message-error', 'scheduled.delete-missing-error', 'scheduled.deleted-never-sent', 'scheduled.error-texts', 'scheduled.event-shapes'] },
   'scheduled.deleted-never-sent': { does: 'a deleted message is still sent at its time' },

@@ -3,6 +3,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { ALTERNATE_REALM_SETTINGS, type Dialect } from './dialect.js';
 import type { FaultSet } from './faults.js';
 import { Realm, type Channel, type Role, type User, type UserId } from './model.js';
 import { initialSettings } from './settings.js';
@@ -34,17 +35,17 @@ export function readFixture(path: string | URL = DEFAULT_FIXTURE): Fixture {
   return fixture;
 }
 
-export function buildRealm(fixture: Fixture, featureLevel: number, faults: FaultSet): Realm {
-  const realm = new Realm(
-    {
-      name: fixture.realm.name,
-      emptyTopicDisplayName: fixture.realm.empty_topic_display_name,
-      maxMessageLength: fixture.realm.max_message_length,
-      maxTopicLength: fixture.realm.max_topic_length,
-    },
-    featureLevel,
-    faults,
-  );
+export function buildRealm(fixture: Fixture, featureLevel: number, faults: FaultSet, dialect: Dialect = 'zulip'): Realm {
+  const settings = {
+    name: fixture.realm.name,
+    emptyTopicDisplayName: fixture.realm.empty_topic_display_name,
+    maxMessageLength: fixture.realm.max_message_length,
+    maxTopicLength: fixture.realm.max_topic_length,
+  };
+  // general.realm-limits: the fixture gives Zulip's values; the alternate dialect has its own.
+  if (dialect === 'alternate') Object.assign(settings, ALTERNATE_REALM_SETTINGS);
+  if (faults.has('general.realm-limits')) settings.maxTopicLength = 50;
+  const realm = new Realm(settings, featureLevel, faults, dialect);
   const now = Math.floor(realm.clock.now());
   for (const entry of fixture.users) {
     const user: User = {

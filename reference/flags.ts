@@ -55,7 +55,8 @@ export function doUpdateMessageFlags(realm: Realm, user: User, op: 'add' | 'remo
   // those away from the default needs read access to the message (flags.inaccessible-messages).
   const defaultHasFlag = (HISTORICAL_DEFAULT & bit) !== 0;
   const needsHistoryRow = defaultHasFlag !== target;
-  if (needsHistoryRow && !realm.fault('flags.inaccessible-messages')) {
+  // The alternate dialect skips such messages silently instead.
+  if (needsHistoryRow && !realm.fault('flags.inaccessible-messages') && !realm.alternate('flags.inaccessible-messages')) {
     for (const id of candidates) {
       const message = realm.messages.get(id as MessageId);
       if (!message || (!message.userFlags.has(user.id) && !messageIsAccessible(realm, user, message))) throw new JsonError('Invalid message(s)');
@@ -77,11 +78,17 @@ export function doUpdateMessageFlags(realm: Realm, user: User, op: 'add' | 'remo
     message.userFlags.set(user.id, target ? bits | bit : bits & ~bit);
     modified.push(id);
   }
+  sendEvent(realm, flagsEvent(realm, user, op, flag, modified), [user.id]);
+  return { modified, ignoredChannels: [...ignoredChannels].sort((a, b) => a - b) };
+}
+
+/** flags.event-shape */
+function flagsEvent(realm: Realm, user: User, op: 'add' | 'remove', flag: StoredFlag, modified: number[]) {
+  if (realm.alternate('flags.event-shape')) return { type: 'update_message_flags', op, flag, messages: [...modified].sort((a, b) => a - b) };
   const event: Record<string, unknown> = { type: 'update_message_flags', op, operation: op, flag, messages: modified, all: false };
   if (realm.fault('flags.event-shape')) delete event.operation;
-  if (flag === 'read' && !target) event.message_details = messageDetails(realm, user, modified);
-  sendEvent(realm, event as never, [user.id]);
-  return { modified, ignoredChannels: [...ignoredChannels].sort((a, b) => a - b) };
+  if (flag === 'read' && op === 'remove') event.message_details = messageDetails(realm, user, modified);
+  return event as { type: string };
 }
 
 function messageDetails(realm: Realm, user: User, ids: number[]): Record<string, unknown> {
@@ -98,12 +105,21 @@ function messageDetails(realm: Realm, user: User, ids: number[]): Record<string,
   return details;
 }
 
-export function updateMessageFlags({ realm, user, params }: Request) {
+function checkMessages({ params }: Request): number[] {
   const list = params.list('messages');
   if (list === undefined) throw missingArgument('messages');
-  const ids = checkIntList(list, 'messages');
-  let op = params.string('op');
+  return checkIntList(list, 'messages');
+}
+
+function checkOp({ realm, params }: Request): 'add' | 'remove' {
+  const op = params.string('op');
   if (op === undefined) throw missingArgument('op');
+  if (op === 'add' || op === 'remove') return op;
+  if (!realm.fault('flags.op-add-or-remove')) throw new JsonError(`Invalid message flag operation: '${op}'`);
+  return 'add';
+}
+
+function checkFlag({ realm, params }: Request): StoredFlag {
   let flag = params.string('flag');
   if (flag === undefined) {
     if (!realm.fault('flags.required-parameters')) throw missingArgument('flag');
@@ -114,15 +130,30 @@ export function updateMessageFlags({ realm, user, params }: Request) {
   }
   const changeable = CHANGEABLE_FLAGS.includes(flag as StoredFlag) || (flag === 'mentioned' && realm.fault('flags.only-changeable-flags'));
   if (!changeable) throw new JsonError(`Flag not editable: '${flag}'`);
-  if (op !== 'add' && op !== 'remove') {
-    if (!realm.fault('flags.op-add-or-remove')) throw new JsonError(`Invalid message flag operation: '${op}'`);
-    op = 'add';
+  return flag as StoredFlag;
+}
+
+export function updateMessageFlags(request: Request) {
+  const { realm, user } = request;
+  let ids: number[], op: 'add' | 'remove', flag: StoredFlag;
+  // flags.error-texts: Zulip reads messages, then the presence of op and flag, then flag, then
+  // op's value; the alternate dialect checks op, then flag, then messages.
+  if (realm.alternate('flags.error-texts')) {
+    op = checkOp(request);
+    flag = checkFlag(request);
+    ids = checkMessages(request);
+  } else {
+    ids = checkMessages(request);
+    if (!request.params.has('op')) throw missingArgument('op');
+    flag = checkFlag(request);
+    op = checkOp(request);
   }
-  const result = doUpdateMessageFlags(realm, user, op as 'add' | 'remove', flag as StoredFlag, ids);
+  const result = doUpdateMessageFlags(realm, user, op, flag, ids);
   let messages = result.modified;
   if (realm.fault('flags.response-lists-only-modified')) messages = [...ids];
   if (realm.fault('flags.response-lists-modified') && messages.length > 1) messages = messages.slice(1);
   const response: Record<string, unknown> = { messages };
+  if (realm.fault('general.envelope')) response.msg = 'Flags updated';
   const readRemove = flag === 'read' && op === 'remove';
   const gated = has(realm.featureLevel, 'ignoredBecauseNotSubscribedChannels');
   if ((gated && (readRemove || realm.fault('flags.ignored-channels-only-for-read-remove'))) || (!gated && realm.fault('flags.ignored-channels-absent-before-355'))) {

@@ -4,6 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
+import { alternateError } from './dialect.js';
 import { BEHAVIOURS } from './levels.js';
 import type { Realm, User } from './model.js';
 import { JsonError, Params } from './params.js';
@@ -89,7 +90,7 @@ async function handle(realm: Realm, routes: CompiledRoute[], closed: Promise<voi
     if (data) send(realm, res, 200, data);
   } catch (error) {
     if (!(error instanceof JsonError)) throw error;
-    if (error.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="zulip"');
+    if (error.status === 401 && !realm.alternate('general.error-statuses')) res.setHeader('WWW-Authenticate', 'Basic realm="zulip"');
     if (error.status === 413) {
       res.setHeader('Connection', 'close');
       req.resume();
@@ -130,15 +131,27 @@ async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<v
   const data = await operation({ realm, user: user as User, params, path, files: body.files, closed });
   const ignored = params.ignored();
   const response: Record<string, unknown> = { result: 'success', msg: '', ...data };
-  const since = route.ignoredParametersSince ?? BEHAVIOURS.ignoredParametersUnsupported;
-  if (ignored.length > 0 && realm.featureLevel >= since) {
-    response.ignored_parameters_unsupported = ignored;
+  if (ignored.length > 0 && listsIgnoredParameters(realm, route)) {
+    response.ignored_parameters_unsupported = realm.fault('general.ignored-parameters-listed') ? ignored.slice(1) : ignored;
   }
   return response;
 }
 
+/** general.ignored-parameters-*: from level 167 everywhere; before, on the routes that had it earlier. */
+function listsIgnoredParameters(realm: Realm, route: CompiledRoute): boolean {
+  if (route.ignoredParametersSince !== undefined && realm.fault('general.ignored-parameters-on-settings')) return false;
+  if (realm.fault('general.ignored-parameters-absent-before-167')) return true;
+  return realm.featureLevel >= (route.ignoredParametersSince ?? BEHAVIOURS.ignoredParametersUnsupported);
+}
+
 function sendError(realm: Realm, res: ServerResponse, error: JsonError): void {
-  send(realm, res, error.status, { result: 'error', msg: error.msg, code: error.code, ...error.extra });
+  if (realm.alternate('general.error-statuses')) {
+    const { status, body } = alternateError(error);
+    if (status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="teamchat"');
+    return send(realm, res, status, body);
+  }
+  const status = error.status === 401 && realm.fault('general.error-statuses') ? 403 : error.status;
+  send(realm, res, status, { result: 'error', msg: error.msg, code: error.code, ...error.extra });
 }
 
 function send(realm: Realm, res: ServerResponse, status: number, body: Record<string, unknown>): void {
@@ -189,7 +202,7 @@ function checkBasicCredentials(realm: Realm, header: string): User {
   const apiKey = decoded.slice(colon + 1).trim();
   if (!/^[A-Za-z0-9]{32}$/.test(apiKey)) throw unauthorized('Malformed API key');
   const user = realm.usersByEmail.get(email);
-  if (!user || user.apiKey !== apiKey) throw unauthorized('Invalid API key');
+  if (!user || (user.apiKey !== apiKey && !realm.fault('general.authentication-required'))) throw unauthorized('Invalid API key');
   return user;
 }
 

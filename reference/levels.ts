@@ -12,8 +12,10 @@ export const BEHAVIOURS = {
   editScheduledMessage: 184,
   /** stream_wildcard_mentioned and topic_wildcard_mentioned; wildcard_mentioned deprecated. */
   splitWildcardMentionFlags: 224,
-  /** `channel` as a synonym of `stream`, and `direct` of `private`, in message types. */
-  channelAndDirectTypeNames: 248,
+  /** `direct` as a synonym of `private` in POST /messages (Zulip; the spec's scheduled messages have it throughout). */
+  directTypeName: 174,
+  /** `channel` as a synonym of `stream` in message types. */
+  channelTypeName: 248,
   /** Empty topic names are valid for channel messages. */
   emptyTopicNames: 334,
   /** ignored_because_not_subscribed_channels in the flags response. */

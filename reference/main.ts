@@ -1,7 +1,9 @@
 // npm start -- [--host H] [--port P] [--feature-level N] [--fixture FILE] [--profile-out FILE]
+//              [--dialect zulip|alternate]
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { DIALECTS, type Dialect } from './dialect.js';
 import { faultsFromEnvironment } from './faults.js';
 import { readFixture, targetProfile } from './fixture.js';
 import { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './levels.js';
@@ -28,6 +30,7 @@ async function main() {
         'feature-level': { type: 'string' },
         fixture: { type: 'string' },
         'profile-out': { type: 'string' },
+        dialect: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -35,6 +38,8 @@ async function main() {
   }
   const featureLevel = integerOption(values['feature-level'], 'feature-level', MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL, MAX_FEATURE_LEVEL);
   const port = integerOption(values.port, 'port', 9991, 0, 65535);
+  const dialect = (values.dialect ?? 'zulip') as Dialect;
+  if (!DIALECTS.includes(dialect)) fail(`--dialect takes ${DIALECTS.join(' or ')}`);
   let faults;
   let fixture;
   try {
@@ -43,12 +48,13 @@ async function main() {
   } catch (error) {
     fail((error as Error).message);
   }
-  const reference = await startReference({ host: values.host ?? '127.0.0.1', port, featureLevel, fixture, faults }).catch((error: Error) =>
+  const reference = await startReference({ host: values.host ?? '127.0.0.1', port, featureLevel, fixture, faults, dialect }).catch((error: Error) =>
     fail(`cannot listen: ${error.message}`),
   );
   if (values['profile-out']) writeFileSync(values['profile-out'], JSON.stringify(targetProfile(fixture, reference.url), null, 2) + '\n');
   const faultNote = faults.size > 0 ? `, faults: ${[...faults].join(', ')}` : '';
-  process.stdout.write(`teamchat reference server listening on ${reference.url} (feature level ${featureLevel}${faultNote})\n`);
+  const dialectNote = dialect === 'zulip' ? '' : `, ${dialect} dialect`;
+  process.stdout.write(`teamchat reference server listening on ${reference.url} (feature level ${featureLevel}${dialectNote}${faultNote})\n`);
   const stop = () => reference.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

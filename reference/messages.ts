@@ -149,7 +149,17 @@ export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, 
   return message;
 }
 
-export function messageDict(realm: Realm, message: Message): Record<string, unknown> {
+/**
+ * general.message-rendering: plain text as HTML, a paragraph with line breaks (what Zulip's
+ * Markdown makes of text without markup); the alternate dialect has its own markup.
+ */
+export function renderContent(realm: Realm, content: string): string {
+  const escaped = content.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!).replace(/\n/g, '<br>\n');
+  return realm.alternate('general.message-rendering') ? `<div class="tc-message">${escaped}</div>` : `<p>${escaped}</p>`;
+}
+
+/** A message as Zulip's API shows it; content rendered unless the client asks for the raw text. */
+export function messageDict(realm: Realm, message: Message, applyMarkdown = false): Record<string, unknown> {
   const sender = realm.users.get(message.senderId)!;
   const base = {
     id: message.id,
@@ -157,8 +167,8 @@ export function messageDict(realm: Realm, message: Message): Record<string, unkn
     sender_full_name: sender.fullName,
     sender_email: sender.email,
     sender_realm_str: '',
-    content: message.content,
-    content_type: 'text/x-markdown',
+    content: applyMarkdown ? renderContent(realm, message.content) : message.content,
+    content_type: applyMarkdown ? 'text/html' : 'text/x-markdown',
     timestamp: message.timestamp,
     client: message.client,
     is_me_message: false,
@@ -202,7 +212,7 @@ export function isEmptyTopicName(realm: Realm, topic: string): boolean {
 export function checkChannelId(realm: Realm, sender: User, id: number): Channel {
   const channel = realm.channels.get(id as ChannelId);
   if (!channel || channel.isArchived || (channel.inviteOnly && !channel.subscribers.has(sender.id))) {
-    throw new JsonError(`Channel with ID '${id}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST', { stream_id: id });
+    throw new JsonError(`Channel with ID '${id}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST', { stream_id: id }).otherwise(`No channel has ID ${id}`);
   }
   return channel;
 }
@@ -210,7 +220,7 @@ export function checkChannelId(realm: Realm, sender: User, id: number): Channel 
 /** Direct message participants by user ID, the sender included, sorted and without duplicates. */
 export function checkDirectRecipientIds(realm: Realm, sender: User, ids: readonly number[]): UserId[] {
   for (const id of ids) {
-    if (!realm.users.has(id as UserId)) throw new JsonError(`Invalid user ID ${id}`);
+    if (!realm.users.has(id as UserId)) throw new JsonError(`Invalid user ID ${id}`).otherwise(`There is no user with ID ${id}`);
   }
   return [...new Set([sender.id, ...(ids as UserId[])])].sort((a, b) => a - b);
 }
@@ -261,8 +271,8 @@ function findDirectRecipients(realm: Realm, sender: User, to: string): UserId[] 
 
 export function sendMessage({ realm, user, params }: Request) {
   const type = params.requiredString('type');
-  const channelTypes = has(realm.featureLevel, 'channelAndDirectTypeNames') ? ['stream', 'channel'] : ['stream'];
-  const directTypes = has(realm.featureLevel, 'channelAndDirectTypeNames') ? ['private', 'direct'] : ['private'];
+  const channelTypes = has(realm.featureLevel, 'channelTypeName') ? ['stream', 'channel'] : ['stream'];
+  const directTypes = has(realm.featureLevel, 'directTypeName') ? ['private', 'direct'] : ['private'];
   if (!channelTypes.includes(type) && !directTypes.includes(type)) throw new JsonError('Invalid type');
   const to = params.requiredString('to');
   const topicParam = params.string('topic') ?? params.string('subject');
@@ -282,12 +292,87 @@ export function sendMessage({ realm, user, params }: Request) {
 }
 
 export function getMessage({ realm, user, params, path }: Request) {
-  params.has('apply_markdown');
+  const applyMarkdown = params.bool('apply_markdown') ?? !realm.fault('general.message-rendering');
   params.has('allow_empty_topic_name');
   const message = findAccessibleMessage(realm, user, pathId(path.message_id!));
   return {
     raw_content: message.content,
-    message: { ...messageDict(realm, message), flags: flagNames(realm, userFlagBits(message, user)) },
+    message: { ...messageDict(realm, message, applyMarkdown), flags: flagNames(realm, userFlagBits(message, user)) },
+  };
+}
+
+// ---- Reading messages by narrow -------------------------------------------------------------
+
+type NarrowTerm = { operator: string; operand: unknown; negated?: boolean };
+
+/** The narrow terms Zulip's clients send: [{operator, operand}] or [[operator, operand]]. */
+function parseNarrow(value: unknown[] | undefined): NarrowTerm[] {
+  return (value ?? []).map((term, index) => {
+    if (Array.isArray(term) && term.length === 2 && typeof term[0] === 'string') return { operator: term[0], operand: term[1] };
+    if (term && typeof term === 'object' && typeof (term as NarrowTerm).operator === 'string') return term as NarrowTerm;
+    throw new JsonError(`Invalid narrow[${index}]`);
+  });
+}
+
+/** A filter for one narrow term; channel, topic and direct conversations are what the reference knows. */
+function narrowFilter(realm: Realm, user: User, term: NarrowTerm): (message: Message) => boolean {
+  const { operator, operand } = term;
+  if (operator === 'channel' || operator === 'stream') {
+    const channel = typeof operand === 'number'
+      ? realm.channels.get(operand as ChannelId)
+      : [...realm.channels.values()].find((candidate) => candidate.name.toLowerCase() === String(operand).toLowerCase());
+    if (!channel || !realm.channelIsAccessible(user, channel)) throw new JsonError(`Invalid narrow operand: unknown channel`, 400, 'BAD_NARROW');
+    return (message) => message.recipient.type === 'stream' && message.recipient.channelId === channel.id;
+  }
+  if (operator === 'topic' || operator === 'subject') {
+    const topic = String(operand).toLowerCase();
+    return (message) => message.recipient.type === 'stream' && message.recipient.topic.toLowerCase() === topic;
+  }
+  if (operator === 'dm' || operator === 'pm-with') {
+    const given = Array.isArray(operand) ? operand : typeof operand === 'number' ? [operand] : String(operand).split(',');
+    const ids = given.map((item) => (typeof item === 'number' ? item : realm.usersByEmail.get(String(item).trim().toLowerCase())?.id));
+    if (ids.some((id) => id === undefined || !realm.users.has(id as UserId))) throw new JsonError('Invalid narrow operand: unknown user', 400, 'BAD_NARROW');
+    const participants = [...new Set([user.id, ...(ids as UserId[])])].sort((a, b) => a - b).join();
+    return (message) => message.recipient.type === 'private' && message.recipient.userIds.join() === participants;
+  }
+  throw new JsonError(`Invalid narrow operator: unknown operator ${JSON.stringify(operator)}`, 400, 'BAD_NARROW');
+}
+
+/** Zulip's GET /messages: the user's messages in a narrow, around an anchor, in ID order. */
+export function getMessages({ realm, user, params }: Request) {
+  const terms = parseNarrow(params.list('narrow'));
+  const filters = terms.map((term) => narrowFilter(realm, user, term));
+  // A channel's history is searched only in a narrow to the channel; else the user's own messages.
+  const byChannel = terms.some((term) => term.operator === 'channel' || term.operator === 'stream');
+  const visible = (message: Message) => (byChannel ? messageIsAccessible(realm, user, message) : message.userFlags.has(user.id));
+  const anchorText = params.string('anchor') ?? 'newest';
+  const before = params.int('num_before') ?? 0;
+  const after = params.int('num_after') ?? 0;
+  if (before < 0 || after < 0 || before + after > 5000) throw new JsonError('Too many messages requested (maximum 5000).');
+  const applyMarkdown = params.bool('apply_markdown') ?? true;
+  for (const name of ['client_gravatar', 'include_anchor', 'use_first_unread_anchor', 'allow_empty_topic_name']) params.has(name);
+  const matching = [...realm.messages.values()]
+    .filter((message) => visible(message) && filters.every((filter) => filter(message)))
+    .sort((a, b) => a.id - b.id);
+  const ids = matching.map((message) => message.id);
+  let anchor: number;
+  if (anchorText === 'newest') anchor = ids.at(-1) ?? 0;
+  else if (anchorText === 'oldest') anchor = ids[0] ?? 0;
+  else if (anchorText === 'first_unread') anchor = matching.find((message) => (userFlagBits(message, user) & FLAG_BITS.read) === 0)?.id ?? ids.at(-1) ?? 0;
+  else if (/^\d+$/.test(anchorText)) anchor = Number(anchorText);
+  else throw new JsonError(`Invalid anchor`);
+  const at = matching.findIndex((message) => message.id >= anchor);
+  const start = at < 0 ? matching.length : at;
+  const foundAnchor = matching[start]?.id === anchor;
+  const firstAfter = foundAnchor ? start + 1 : start;
+  const page = [...matching.slice(Math.max(0, start - before), start), ...(foundAnchor ? [matching[start]!] : []), ...matching.slice(firstAfter, firstAfter + after)];
+  return {
+    messages: page.map((message) => ({ ...messageDict(realm, message, applyMarkdown), flags: flagNames(realm, userFlagBits(message, user)) })),
+    anchor,
+    found_anchor: foundAnchor,
+    found_oldest: start - before <= 0,
+    found_newest: firstAfter + after >= matching.length,
+    history_limited: false,
   };
 }
 

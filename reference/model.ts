@@ -1,7 +1,8 @@
 // The organization's data: plain records and the maps that hold them. Nothing here knows HTTP.
 
+import type { DecisionId, RuleId } from '../conformance/rules.js';
+import type { Dialect } from './dialect.js';
 import type { FaultSet } from './faults.js';
-import type { RuleId } from '../conformance/rules.js';
 import type { EventQueue } from './events.js';
 
 export type UserId = number & { readonly __brand: 'UserId' };
@@ -91,6 +92,8 @@ export interface ScheduledMessage {
   deliveryTimestamp: number;
   readonly readBySender: boolean;
   failed: boolean;
+  /** A failed message edited with a new time in the alternate dialect: listed as failed, yet due again. */
+  retry: boolean;
   failureMessage: string | null;
   delivered: boolean;
 }
@@ -137,31 +140,46 @@ export class Realm {
   /** The bot that tells users about messages that could not be sent; set when the realm is built. */
   notificationBot: User | null = null;
   private readonly counters = { user: 0, channel: 0, message: 0, draft: 0, scheduledMessage: 0 };
+  /** The alternate dialect's last scattered IDs, from different seeds. */
+  private readonly scattered = { draft: 1, scheduledMessage: 7 };
 
   constructor(
     readonly settings: RealmSettings,
     readonly featureLevel: number,
     readonly faults: FaultSet,
+    readonly dialect: Dialect = 'zulip',
   ) {}
 
   fault(rule: RuleId): boolean {
     return this.faults.has(rule);
   }
 
+  /** Whether the realm makes the alternate dialect's choice for this decision instead of Zulip's. */
+  alternate(_decision: DecisionId): boolean {
+    return this.dialect === 'alternate';
+  }
+
   nextUserId(): UserId {
     return ++this.counters.user as UserId;
   }
+  /** general.ids-ascend: the alternate dialect leaves gaps. */
   nextChannelId(): ChannelId {
-    return ++this.counters.channel as ChannelId;
+    return (this.counters.channel += this.alternate('general.ids-ascend') ? 10 : 1) as ChannelId;
   }
   nextMessageId(): MessageId {
-    return ++this.counters.message as MessageId;
+    return (this.counters.message += this.alternate('general.ids-ascend') ? 1 + (this.counters.message % 3) : 1) as MessageId;
   }
   nextDraftId(): DraftId {
-    return ++this.counters.draft as DraftId;
+    return this.scatteredId('draft', this.fault('general.ids-ascend')) as DraftId;
   }
   nextScheduledMessageId(): ScheduledMessageId {
-    return ++this.counters.scheduledMessage as ScheduledMessageId;
+    return this.scatteredId('scheduledMessage') as ScheduledMessageId;
+  }
+
+  /** Ascending in Zulip's dialect; in the alternate one, the Lehmer sequence mod 2^31-1: distinct, in no order. */
+  private scatteredId(kind: 'draft' | 'scheduledMessage', scatter = false): number {
+    if (!this.alternate('general.ids-ascend') && !scatter) return ++this.counters[kind];
+    return (this.scattered[kind] = (this.scattered[kind] * 48271) % 2147483647);
   }
 
   runDeliveries(): void {

@@ -3,6 +3,9 @@
 // the rest can be reported in ignored_parameters_unsupported.
 
 export class JsonError extends Error {
+  /** How the alternate dialect says it (general.error-statuses); set for the errors of the spec's error table. */
+  alternative: { readonly msg: string; readonly status: number } | null = null;
+
   constructor(
     readonly msg: string,
     readonly status = 400,
@@ -10,6 +13,12 @@ export class JsonError extends Error {
     readonly extra: Record<string, unknown> = {},
   ) {
     super(msg);
+  }
+
+  /** An error of the spec's error table: the alternate dialect keeps its code and says it in these words. */
+  otherwise(msg: string, status = this.status === 400 ? 422 : 400): this {
+    this.alternative = { msg, status };
+    return this;
   }
 }
 

@@ -14,18 +14,21 @@ import { characterLength, normalizeContent, truncateTopic } from './text.js';
 
 type MessageType = 'stream' | 'private';
 
-/** How late the worker may send a message: Zulip gives up ten minutes after the scheduled time. */
-const LATEST_DELIVERY_SECONDS = 10 * 60;
+/** scheduled.late-delivery-fails: how late the worker may send a message (Zulip: ten minutes; the alternate dialect: five). */
+const latestDeliverySeconds = (realm: Realm) => (realm.alternate('scheduled.late-delivery-fails') ? 5 : 10) * 60;
 
 // ---- Rules ------------------------------------------------------------------------------
 
-/** scheduled.type-values; scheduled.type-synonyms: `direct` means `private`, `channel` means `stream`. */
+/**
+ * scheduled.type-values; scheduled.type-synonyms: `direct` means `private` at every level;
+ * scheduled.channel-type-absent-before-248: `channel` means `stream` from level 248.
+ */
 function checkMessageType(realm: Realm, given: string): MessageType {
-  const newNames = has(realm.featureLevel, 'channelAndDirectTypeNames') || realm.fault('scheduled.new-type-names-absent-before-248');
-  if (given === 'stream' || (given === 'channel' && newNames)) {
+  const channelName = has(realm.featureLevel, 'channelTypeName') || realm.fault('scheduled.channel-type-absent-before-248');
+  if (given === 'stream' || (given === 'channel' && channelName)) {
     return given === 'channel' && realm.fault('scheduled.type-synonyms') ? 'private' : 'stream';
   }
-  if (given === 'private' || (given === 'direct' && newNames)) return 'private';
+  if (given === 'private' || given === 'direct') return 'private';
   if (realm.fault('scheduled.type-values')) return 'stream';
   throw new JsonError('Invalid type: Value error, Not in the list of possible values');
 }
@@ -66,13 +69,21 @@ function checkChannelOfEdit(realm: Realm, sender: User, id: number) {
  * otherwise means the empty topic by those names (from level 370), and may be empty from 334.
  */
 function checkEditedTopic(realm: Realm, given: string, required: boolean): string {
-  let topic = realm.fault('scheduled.topic-normalized') ? given : given.trim();
+  let topic = realm.fault('scheduled.topic-normalized') || realm.alternate('scheduled.topic-normalized') ? given : given.trim();
   if (required && isEmptyTopicName(realm, topic) && !realm.fault('scheduled.required-topic-not-empty')) throw topicRequired();
   if (emptyTopicNamesMeanEmpty(realm) && isEmptyTopicName(realm, topic)) topic = '';
   if (topic === '' && !emptyTopicsValid(realm)) throw new JsonError("Topic can't be empty!");
   if (topic.includes('\0')) throw new JsonError('Topic must not contain null bytes');
   if (realm.fault('scheduled.topic-limit')) return truncateCountingCodeUnits(topic, realm.settings.maxTopicLength);
-  return truncateTopic(topic, realm.settings.maxTopicLength);
+  return checkTopicLength(realm, topic);
+}
+
+/** scheduled.topic-limit; scheduled.limits-truncate: Zulip truncates, the alternate dialect refuses. */
+function checkTopicLength(realm: Realm, topic: string): string {
+  const max = realm.settings.maxTopicLength;
+  if (!realm.alternate('scheduled.limits-truncate')) return truncateTopic(topic, max);
+  if (characterLength(topic) > max) throw new JsonError(`Topics are at most ${max} characters long`);
+  return topic;
 }
 
 /** scheduled.empty-topic-names (from 370); scheduled.no-topic-ordinary-before-370 */
@@ -96,8 +107,9 @@ function truncateCountingCodeUnits(topic: string, max: number): string {
 
 const topicRequired = () => new JsonError('Topic required when updating scheduled message type to channel.');
 
-/** scheduled.future-timestamp */
+/** scheduled.future-timestamp: the alternate dialect takes a past time as "due now". */
 function checkDeliveryTimeInFuture(realm: Realm, timestamp: number): void {
+  if (realm.alternate('scheduled.future-timestamp')) return;
   if (timestamp <= realm.clock.now()) throw new JsonError('Scheduled delivery time must be in the future.');
 }
 
@@ -105,7 +117,8 @@ function checkDeliveryTimeInFuture(realm: Realm, timestamp: number): void {
 function checkScheduledContent(realm: Realm, content: string): string {
   const max = realm.settings.maxMessageLength;
   if (realm.fault('scheduled.content-limit')) return normalizeContent(content, Number.MAX_SAFE_INTEGER);
-  if (realm.fault('scheduled.limits-truncate') && characterLength(content.trimEnd()) > max) throw new JsonError('Message too long');
+  const refuses = realm.fault('scheduled.limits-truncate') || realm.alternate('scheduled.limits-truncate');
+  if (refuses && characterLength(content.trimEnd()) > max) throw new JsonError('Message too long');
   return normalizeContent(content, max);
 }
 
@@ -113,13 +126,18 @@ function checkScheduledContent(realm: Realm, content: string): string {
 function findScheduledMessage(realm: Realm, user: User, id: number): ScheduledMessage {
   const scheduled = realm.scheduledMessages.get(id as ScheduledMessageId);
   const own = scheduled !== undefined && (scheduled.senderId === user.id || realm.fault('scheduled.own-messages-only'));
+  if (scheduled && !own && realm.alternate('scheduled.error-texts')) {
+    throw new JsonError('Scheduled message does not exist', 403, 'FORBIDDEN').otherwise('That scheduled message belongs to another user', 403);
+  }
   if (!scheduled || !own) {
-    throw new JsonError('Scheduled message does not exist', 404, realm.fault('scheduled.missing-message-error') ? 'NOT_FOUND' : 'BAD_REQUEST');
+    throw new JsonError('Scheduled message does not exist', 404, realm.fault('scheduled.missing-message-error') ? 'NOT_FOUND' : 'BAD_REQUEST')
+      .otherwise(`No scheduled message has ID ${id}`, 400);
   }
   return scheduled;
 }
 
 export function scheduledMessageDict(realm: Realm, scheduled: ScheduledMessage): Record<string, unknown> {
+  if (realm.alternate('scheduled.listing-shape')) return alternateScheduledMessageDict(realm, scheduled);
   const base = {
     scheduled_message_id: scheduled.id,
     content: scheduled.content,
@@ -135,15 +153,32 @@ export function scheduledMessageDict(realm: Realm, scheduled: ScheduledMessage):
   return { ...base, type: 'private', to: others.length > 0 ? others : [scheduled.senderId] };
 }
 
+/** scheduled.listing-shape in the alternate dialect. */
+function alternateScheduledMessageDict(realm: Realm, scheduled: ScheduledMessage): Record<string, unknown> {
+  const { recipient } = scheduled;
+  const channelType = has(realm.featureLevel, 'channelTypeName') ? 'channel' : 'stream';
+  return {
+    scheduled_message_id: scheduled.id,
+    type: recipient.type === 'stream' ? channelType : 'direct',
+    to: recipient.type === 'stream' ? recipient.channelId : recipient.userIds,
+    topic: recipient.type === 'stream' ? recipient.topic : '',
+    content: scheduled.content,
+    scheduled_delivery_timestamp: scheduled.deliveryTimestamp,
+    failed: scheduled.failed,
+  };
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The user's undelivered scheduled messages, failed ones included, by delivery time. */
 export function undeliveredScheduledMessages(realm: Realm, user: User): ScheduledMessage[] {
-  return [...realm.scheduledMessages.values()]
+  const list = [...realm.scheduledMessages.values()]
     .filter((scheduled) => scheduled.senderId === user.id && !scheduled.delivered)
     .sort((a, b) => a.deliveryTimestamp - b.deliveryTimestamp || a.id - b.id);
+  // scheduled.listing-shape: the alternate dialect lists the latest first.
+  return realm.alternate('scheduled.listing-shape') ? list.reverse() : list;
 }
 
 // ---- Actions ------------------------------------------------------------------------------
@@ -152,14 +187,19 @@ function sendScheduledMessagesEvent(realm: Realm, user: User, event: () => Recor
   if (listening(realm, 'scheduled_messages', [user.id])) sendEvent(realm, { type: 'scheduled_messages', ...event() }, [user.id]);
 }
 
-/** scheduled.event-shapes: {op: "update", scheduled_message}. */
+/** scheduled.event-shapes: {op: "update", scheduled_message}; the alternate dialect sends a list. */
 function sendScheduledMessageUpdate(realm: Realm, sender: User, scheduled: ScheduledMessage): void {
-  const key = realm.fault('scheduled.event-shapes') ? 'scheduled_messages' : 'scheduled_message';
-  sendScheduledMessagesEvent(realm, sender, () => ({ op: 'update', [key]: scheduledMessageDict(realm, scheduled) }));
+  const listed = realm.fault('scheduled.event-shapes') || realm.alternate('scheduled.event-shapes');
+  sendScheduledMessagesEvent(realm, sender, () => (listed ? { op: 'update', scheduled_messages: [scheduledMessageDict(realm, scheduled)] } : { op: 'update', scheduled_message: scheduledMessageDict(realm, scheduled) }));
 }
 
-export function doScheduleMessage(realm: Realm, sender: User, fields: Omit<ScheduledMessage, 'id' | 'senderId' | 'failed' | 'failureMessage' | 'delivered'>): ScheduledMessage {
-  const scheduled: ScheduledMessage = { id: realm.nextScheduledMessageId(), senderId: sender.id, ...fields, failed: false, failureMessage: null, delivered: false };
+/** scheduled.event-shapes: {op: "remove", scheduled_message_id}; the alternate dialect sends a list of IDs. */
+function sendScheduledMessageRemove(realm: Realm, sender: User, scheduled: ScheduledMessage): void {
+  sendScheduledMessagesEvent(realm, sender, () => (realm.alternate('scheduled.event-shapes') ? { op: 'remove', scheduled_message_ids: [scheduled.id] } : { op: 'remove', scheduled_message_id: scheduled.id }));
+}
+
+export function doScheduleMessage(realm: Realm, sender: User, fields: Omit<ScheduledMessage, 'id' | 'senderId' | 'failed' | 'retry' | 'failureMessage' | 'delivered'>): ScheduledMessage {
+  const scheduled: ScheduledMessage = { id: realm.nextScheduledMessageId(), senderId: sender.id, ...fields, failed: false, retry: false, failureMessage: null, delivered: false };
   realm.scheduledMessages.set(scheduled.id, scheduled);
   sendScheduledMessagesEvent(realm, sender, () => ({ op: 'add', scheduled_messages: [scheduledMessageDict(realm, scheduled)] }));
   return scheduled;
@@ -167,9 +207,11 @@ export function doScheduleMessage(realm: Realm, sender: User, fields: Omit<Sched
 
 export function doEditScheduledMessage(realm: Realm, sender: User, scheduled: ScheduledMessage, changes: Partial<Pick<ScheduledMessage, 'recipient' | 'content' | 'deliveryTimestamp'>>): void {
   Object.assign(scheduled, changes);
-  // Decision scheduled.edit-clears-failed: a message edited with a new time is pending again.
+  // Decision scheduled.edit-clears-failed: a message edited with a new time is pending again;
+  // the alternate dialect still lists it as failed until it is sent.
   if (changes.deliveryTimestamp !== undefined && !realm.fault('scheduled.edit-clears-failed')) {
-    scheduled.failed = false;
+    if (realm.alternate('scheduled.edit-clears-failed')) scheduled.retry = scheduled.failed;
+    else scheduled.failed = false;
     scheduled.failureMessage = null;
   }
   sendScheduledMessageUpdate(realm, sender, scheduled);
@@ -180,7 +222,7 @@ export function doDeleteScheduledMessage(realm: Realm, sender: User, scheduled: 
   if (realm.fault('scheduled.delete-removes')) return;
   realm.scheduledMessages.delete(scheduled.id);
   if (realm.fault('scheduled.deleted-never-sent')) stillSent(realm).push(scheduled);
-  sendScheduledMessagesEvent(realm, sender, () => ({ op: 'remove', scheduled_message_id: scheduled.id }));
+  sendScheduledMessageRemove(realm, sender, scheduled);
 }
 
 /** The fault scheduled.deleted-never-sent: deleted messages the worker still sends. */
@@ -201,19 +243,22 @@ function stillSent(realm: Realm): ScheduledMessage[] {
 export function deliverScheduledMessages(realm: Realm): void {
   const now = realm.clock.now();
   const due = [...realm.scheduledMessages.values(), ...stillSent(realm)]
-    .filter((scheduled) => !scheduled.delivered && !scheduled.failed && scheduled.deliveryTimestamp <= now)
+    .filter((scheduled) => !scheduled.delivered && (!scheduled.failed || scheduled.retry) && scheduled.deliveryTimestamp <= now)
     .sort((a, b) => a.deliveryTimestamp - b.deliveryTimestamp || a.id - b.id);
   for (const scheduled of due) {
     const sender = realm.users.get(scheduled.senderId)!;
     const seenAt = Math.max(scheduled.deliveryTimestamp, realm.workerDownUntil);
     try {
-      const late = seenAt > scheduled.deliveryTimestamp + LATEST_DELIVERY_SECONDS && !realm.fault('scheduled.late-delivery-fails');
+      const late = seenAt > scheduled.deliveryTimestamp + latestDeliverySeconds(realm) && !realm.fault('scheduled.late-delivery-fails');
       if (late) throw new JsonError('Message could not be sent at the scheduled time.');
       const recipient = revalidateRecipient(realm, sender, scheduled.recipient);
       const from = realm.fault('scheduled.delivery') ? realm.notificationBot! : sender;
       doSendMessage(realm, from, recipient, scheduled.content, scheduled.readBySender, 'API', seenAt);
       scheduled.delivered = true;
-      sendScheduledMessagesEvent(realm, sender, () => ({ op: 'remove', scheduled_message_id: scheduled.id }));
+      scheduled.failed = false;
+      // scheduled.delivery: Zulip keeps the delivered row; the alternate dialect drops it.
+      if (realm.alternate('scheduled.delivery')) realm.scheduledMessages.delete(scheduled.id);
+      sendScheduledMessageRemove(realm, sender, scheduled);
     } catch (error) {
       if (!(error instanceof JsonError)) throw error;
       doFailScheduledMessage(realm, sender, scheduled, error.msg, seenAt);
@@ -229,8 +274,11 @@ function revalidateRecipient(realm: Realm, sender: User, recipient: Recipient): 
 
 function doFailScheduledMessage(realm: Realm, sender: User, scheduled: ScheduledMessage, reason: string, failedAt: number): void {
   scheduled.failed = true;
+  scheduled.retry = false;
   scheduled.failureMessage = reason;
   sendScheduledMessageUpdate(realm, sender, scheduled);
+  // scheduled.late-delivery-fails: the alternate dialect fails silently.
+  if (realm.alternate('scheduled.late-delivery-fails')) return;
   const time = new Date(scheduled.deliveryTimestamp * 1000).toISOString();
   const notice = `The message you scheduled for <time:${time}> was not sent because of the following error:\n\n> ${reason}\n\n[View scheduled messages](#scheduled)`;
   doSendMessage(realm, realm.notificationBot!, { type: 'private', userIds: [realm.notificationBot!.id, sender.id].sort((a, b) => a - b) }, notice, false, 'Internal', failedAt);
@@ -249,17 +297,31 @@ export function createScheduledMessage({ realm, user, params }: Request) {
   const readBySender = params.bool('read_by_sender') ?? false;
   checkDeliveryTimeInFuture(realm, timestamp);
   const body = checkScheduledContent(realm, content);
-  const recipient = checkRecipient(realm, user, type, to, type === 'stream' ? checkChannelTopic(realm, topic) : '');
+  const recipient = checkRecipient(realm, user, type, to, type === 'stream' ? checkNewTopic(realm, topic) : '');
   const scheduled = doScheduleMessage(realm, user, { recipient, content: body, deliveryTimestamp: timestamp, readBySender });
   return { scheduled_message_id: scheduled.id };
+}
+
+/** A new message's topic: as a sent message's in Zulip's dialect, as an edit's in the alternate one (not stripped, refused past the limit). */
+function checkNewTopic(realm: Realm, given: string | undefined): string {
+  if (!realm.alternate('scheduled.topic-normalized')) return checkChannelTopic(realm, given);
+  if (given === undefined) throw new JsonError('Missing topic');
+  return checkEditedTopic(realm, given, false);
 }
 
 export function getScheduledMessages({ realm, user }: Request) {
   return { scheduled_messages: undeliveredScheduledMessages(realm, user).map((scheduled) => scheduledMessageDict(realm, scheduled)) };
 }
 
-/** Zulip's order of checks: what is given, the time, the message, then the new fields. */
+/**
+ * Zulip's order of checks: what is given, the time, the message, then the new fields. The
+ * alternate dialect looks the message up first, and asks for `to` and a topic only when the
+ * type changes, as the spec says (scheduled.error-texts).
+ */
 export function editScheduledMessage({ realm, user, params, path }: Request) {
+  const alternate = realm.alternate('scheduled.error-texts');
+  const lookUp = () => findScheduledMessage(realm, user, pathId(path.scheduled_message_id!));
+  let scheduled = alternate ? lookUp() : undefined;
   const typeName = params.string('type');
   const type = typeName === undefined ? undefined : checkMessageType(realm, typeName);
   const to = parseTo(params);
@@ -267,14 +329,16 @@ export function editScheduledMessage({ realm, user, params, path }: Request) {
   const content = params.string('content');
   const timestamp = params.int('scheduled_delivery_timestamp');
   if (type === undefined && to === undefined && topic === undefined && content === undefined && timestamp === undefined) {
+    if (alternate) return {};
     throw new JsonError(realm.fault('scheduled.error-texts') ? 'No changes' : 'Nothing to change');
   }
-  if (type !== undefined && to === undefined && !realm.fault('scheduled.to-required-on-type-change')) {
+  const typeChanges = type !== undefined && (!alternate || type !== scheduled!.recipient.type);
+  if (typeChanges && to === undefined && !realm.fault('scheduled.to-required-on-type-change')) {
     throw new JsonError('Recipient required when updating type of scheduled message.');
   }
-  if (type === 'stream' && topic === undefined && !realm.fault('scheduled.topic-required-on-change-to-channel')) throw topicRequired();
+  if (typeChanges && type === 'stream' && topic === undefined && !realm.fault('scheduled.topic-required-on-change-to-channel')) throw topicRequired();
   if (timestamp !== undefined && !realm.fault('scheduled.future-timestamp')) checkDeliveryTimeInFuture(realm, timestamp);
-  const scheduled = findScheduledMessage(realm, user, pathId(path.scheduled_message_id!));
+  scheduled ??= lookUp();
   // Decision scheduled.delivery: a delivered message is no longer scheduled.
   if (scheduled.delivered) throw new JsonError('Scheduled message was already sent');
   // scheduled.failed-needs-timestamp, with Zulip's text.
@@ -290,7 +354,7 @@ export function editScheduledMessage({ realm, user, params, path }: Request) {
     // message without a new topic keeps its own (a direct one becoming a channel message has
     // none to keep only under the fault scheduled.topic-required-on-change-to-channel).
     const keptTopic = current.type === 'stream' ? current.topic : realm.settings.emptyTopicDisplayName;
-    const newTopic = newType === 'stream' && topic !== undefined ? checkEditedTopic(realm, topic, type === 'stream') : keptTopic;
+    const newTopic = newType === 'stream' && topic !== undefined ? checkEditedTopic(realm, topic, typeChanges && type === 'stream') : keptTopic;
     changes.recipient = checkRecipient(realm, user, newType, to, newTopic);
   } else if (topic !== undefined && current.type === 'stream') {
     changes.recipient = { ...current, topic: checkEditedTopic(realm, topic, false) };

@@ -8,6 +8,7 @@ import * as drafts from './drafts.js';
 import * as flags from './flags.js';
 import * as messages from './messages.js';
 import * as scheduled from './scheduled.js';
+import type { Dialect } from './dialect.js';
 import type { FaultSet } from './faults.js';
 import { buildRealm, readFixture, type Fixture } from './fixture.js';
 import { createHandler, type Route } from './http.js';
@@ -25,7 +26,7 @@ export const ROUTES: readonly Route[] = [
   { path: api('/settings'), methods: { PATCH: core.updateSettings }, ignoredParametersSince: 78 },
   { path: api('/users/me/subscriptions'), methods: { GET: channels.getSubscriptions, POST: channels.subscribe, DELETE: channels.unsubscribe } },
   { path: api('/streams/{stream_id:int}'), methods: { DELETE: channels.archiveChannel } },
-  { path: api('/messages'), methods: { POST: messages.sendMessage } },
+  { path: api('/messages'), methods: { GET: messages.getMessages, POST: messages.sendMessage } },
   { path: api('/messages/flags'), methods: { POST: flags.updateMessageFlags } },
   { path: api('/messages/{message_id:int}'), methods: { GET: messages.getMessage } },
   { path: api('/drafts'), methods: { GET: drafts.getDrafts, POST: drafts.createDrafts } },
@@ -49,6 +50,7 @@ export interface ReferenceOptions {
   featureLevel?: number;
   fixture?: Fixture;
   faults?: FaultSet;
+  dialect?: Dialect;
 }
 
 export interface RunningReference {
@@ -60,7 +62,7 @@ export interface RunningReference {
 
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const fixture = options.fixture ?? readFixture();
-  const realm = buildRealm(fixture, options.featureLevel ?? MAX_FEATURE_LEVEL, options.faults ?? new Set());
+  const realm = buildRealm(fixture, options.featureLevel ?? MAX_FEATURE_LEVEL, options.faults ?? new Set(), options.dialect);
   realm.deliveryWorkers.push(scheduled.deliverScheduledMessages);
   let closeQueues!: () => void;
   const closed = new Promise<void>((resolve) => (closeQueues = resolve));
