@@ -44,6 +44,19 @@ test('against the embedded reference: exit 0, a JSON report of the contract\'s s
   assert.match(result.stdout, /rules: \d+ pass, 0 fail/);
 });
 
+test('--reference-dialect alternate: every must rule passes; Zulip\'s decisions fail, each with a counterexample', async () => {
+  const json = join(directory, 'alternate.json');
+  const clean = await run(['--runs', '3', '--seed', '3', '--reference-dialect', 'alternate']);
+  assert.is(clean.code, 0, clean.stdout + clean.stderr);
+  const decided = await run(['--runs', '3', '--seed', '3', '--reference-dialect', 'alternate', '--decisions', '--only', 'drafts.*', '--json', json]);
+  assert.is(decided.code, 1, decided.stdout + decided.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8'));
+  const failed = report.rules.filter((rule: any) => rule.status === 'fail');
+  assert.ok(failed.length > 0);
+  for (const rule of failed) assert.is(rule.severity, 'decision', rule.id);
+  assert.ok(failed.every((rule: any) => rule.counterexample.requests.length > 0));
+});
+
 test('a failing rule: exit 1, a counterexample with curl lines, and a replay that fails again', async () => {
   const json = join(directory, 'failing.json');
   const env = { TEAMCHAT_FAULTS: 'drafts.channel-draft-needs-one-channel' };

@@ -1,6 +1,6 @@
 // npm run conformance -- [--target URL] [--profile FILE] [--seed N] [--runs N] [--only PATTERN]
 //                        [--json FILE] [--junit FILE] [--decisions] [--expect FILE] [--replay PATH]
-//                        [--rate N] [--timeout MS] [--reference-level N]
+//                        [--rate N] [--timeout MS] [--reference-level N] [--reference-dialect NAME]
 // Exit 0: no rule failed; 1: a rule failed; 2: the run could not be made.
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -33,6 +33,9 @@ const HELP = `Usage: npm run conformance -- [options]
   --event-wait MS      how long to wait for an event before deciding it did not come
                        (default 2000 for --target, 300 for the embedded reference)
   --reference-level N  feature level of the embedded reference
+  --reference-dialect NAME
+                       dialect of the embedded reference: zulip (default) or alternate
+                       (every open point decided unlike Zulip)
 
 Environment: TEAMCHAT_TARGET, TEAMCHAT_{ADMIN,MEMBER,OTHER}_{EMAIL,API_KEY} override the profile.`;
 
@@ -68,11 +71,12 @@ function credentialsFrom(profile: Profile): Record<Role, Credentials> {
   return credentials;
 }
 
-async function startEmbeddedReference(level: number | undefined): Promise<{ url: string; profile: Profile; child: ChildProcess }> {
+async function startEmbeddedReference(level: number | undefined, dialect: string | undefined): Promise<{ url: string; profile: Profile; child: ChildProcess }> {
   const directory = mkdtempSync(join(tmpdir(), 'teamchat-'));
   const profilePath = join(directory, 'profile.json');
   const args = [new URL('../reference/main.js', import.meta.url).pathname, '--port', '0', '--profile-out', profilePath];
   if (level !== undefined) args.push('--feature-level', String(level));
+  if (dialect !== undefined) args.push('--dialect', dialect);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
@@ -100,7 +104,7 @@ async function main(): Promise<number> {
       target: { type: 'string' }, profile: { type: 'string' }, seed: { type: 'string' }, runs: { type: 'string' },
       only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, decisions: { type: 'boolean' },
       expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
-      'reference-level': { type: 'string' }, help: { type: 'boolean' },
+      'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -116,7 +120,9 @@ async function main(): Promise<number> {
   let target = values.target ?? process.env.TEAMCHAT_TARGET ?? profile.base_url;
   let embedded: Awaited<ReturnType<typeof startEmbeddedReference>> | null = null;
   if (!target) {
-    embedded = await startEmbeddedReference(wholeNumber(values['reference-level'], 'reference-level'));
+    const dialect = values['reference-dialect'];
+    if (dialect !== undefined && !['zulip', 'alternate'].includes(dialect)) throw new UsageError('--reference-dialect takes zulip or alternate');
+    embedded = await startEmbeddedReference(wholeNumber(values['reference-level'], 'reference-level'), dialect);
     target = embedded.url;
     Object.assign(profile, embedded.profile);
   }

@@ -437,3 +437,134 @@ export function ruleById(id: string): Rule | undefined {
 export function ruleAppliesAt(rule: Rule, level: number): boolean {
   return level >= rule.since && (rule.before === undefined || level < rule.before);
 }
+
+/**
+ * Where the spec states a rule in words that admit more than one reading: the readings, what
+ * Zulip (and so the reference) does, what the alternate dialect does, and what the suite's
+ * must checks accept. Rendered with the decisions as docs/ambiguities.md.
+ */
+export interface Reading {
+  readonly topic: string;
+  /** The spec's words. */
+  readonly spec: string;
+  readonly rules: readonly RuleId[];
+  readonly readings: readonly string[];
+  readonly zulip: string;
+  /** What the reference does where it differs from Zulip (it follows the spec); else it does as Zulip. */
+  readonly reference?: string;
+  readonly alternate: string;
+  readonly suite: string;
+}
+
+export const READINGS: readonly Reading[] = [
+  {
+    topic: 'Type names and their levels',
+    spec: '`private` is an older synonym for `direct`; `stream` is a synonym for `channel` (added at feature level 248).',
+    rules: ['scheduled.type-values', 'scheduled.type-synonyms', 'scheduled.channel-type-absent-before-248'],
+    readings: ['the parenthesis dates `channel` alone: `direct` and `private` are valid wherever scheduled messages exist', 'it dates the whole sentence: neither `channel` nor `direct` exists below 248'],
+    zulip: 'accepts `direct` from level 174 and `channel` from 248',
+    reference: 'the first reading on the scheduled-message endpoints (`direct` wherever they exist); Zulip\'s levels on POST /messages',
+    alternate: 'as the reference',
+    suite: 'the first reading: it refuses only `channel` below 248, and sends `direct` at every level',
+  },
+  {
+    topic: '"Exactly one channel ID" with a repeated ID',
+    spec: 'channel drafts: exactly one channel ID',
+    rules: ['drafts.channel-draft-needs-one-channel'],
+    readings: ['one entry in `to`: [7, 7] holds two IDs', 'one distinct channel: [7, 7] names channel 7'],
+    zulip: 'refuses [7, 7] (it counts entries)',
+    alternate: 'accepts [7, 7] as channel 7',
+    suite: 'sends none or two or more distinct IDs only; [7, 7] is checked as Zulip\'s choice in drafts.error-texts',
+  },
+  {
+    topic: 'A draft\'s timestamp in the future',
+    spec: 'timestamp: Unix timestamp in seconds of the last edit',
+    rules: ['drafts.created-drafts-read-back', 'drafts.negative-timestamp-rejected'],
+    readings: ['any integer is a timestamp', 'a last edit lies in the past: a server may refuse a future one'],
+    zulip: 'accepts any non-negative time',
+    alternate: 'refuses a time more than a minute ahead; accepts a negative one',
+    suite: 'sends past times (since 2001, a day before the target\'s Date) in must checks',
+  },
+  {
+    topic: 'Draft types outside the list',
+    spec: 'type: `""` (unaddressed), `stream`, `private`',
+    rules: ['drafts.type-must-be-listed'],
+    readings: ['the list is closed: `channel` or `direct` is an invalid draft type', 'a server may take the newer message type names as synonyms here too'],
+    zulip: 'refuses any other type',
+    alternate: 'refuses any other type',
+    suite: 'the first reading: every value outside the three is refused',
+  },
+  {
+    topic: 'A list as the `to` of a channel message',
+    spec: 'to: integer or array of integers: channel ID (channel messages) or list of user IDs (direct)',
+    rules: ['scheduled.to-matches-type'],
+    readings: ['a channel message takes an integer; a list, even of one channel ID, is the wrong shape', 'a one-element list may stand for its element, as Zulip\'s POST /messages allows'],
+    zulip: 'refuses a list for a channel message in the scheduled-message endpoints',
+    alternate: 'refuses it',
+    suite: 'the first reading: a list of user IDs or of one channel ID is refused for a channel message',
+  },
+  {
+    topic: 'The unit of max_message_length and max_topic_length',
+    spec: 'content: bounded by max_message_length; topic: bounded by max_topic_length',
+    rules: ['scheduled.content-limit', 'scheduled.topic-limit'],
+    readings: ['characters (Unicode code points)', 'UTF-16 code units, bytes or graphemes'],
+    zulip: 'counts code points',
+    alternate: 'counts code points',
+    suite: 'counts code points: text of one- to four-byte characters up to the limit must be stored whole; astral characters are mathematical letters, not emoji, so that no server\'s emoji rendering weighs on the check',
+  },
+  {
+    topic: 'What "messages holds the IDs of modified messages" excludes',
+    spec: '`messages` holds the IDs of modified messages',
+    rules: ['flags.response-lists-modified', 'flags.response-lists-only-modified'],
+    readings: ['exactly the messages whose flag changed', 'the messages the request named (Zulip\'s echo)'],
+    zulip: 'echoes every requested ID (listed in fixtures/expectations/zulip.json)',
+    reference: 'lists exactly the changed ones',
+    alternate: 'lists exactly the changed ones',
+    suite: 'the first reading, as two rules, so that a server echoing the request fails only the second',
+  },
+  {
+    topic: 'When ignored_parameters_unsupported must appear',
+    spec: 'When a request contains parameters that the operation does not support, the success response additionally has `ignored_parameters_unsupported` … from feature level 167 every success response of every endpoint may carry it.',
+    rules: ['general.ignored-parameters-listed', 'general.ignored-parameters-on-settings', 'general.ignored-parameters-absent-before-167'],
+    readings: ['from its level, present exactly when there are unsupported parameters, naming them', '"may": a server may leave it out'],
+    zulip: 'lists them from the level the route gained it (PATCH /settings from 78, every endpoint from 167)',
+    alternate: 'as Zulip',
+    suite: 'the first reading, with names no server supports (the run prefix and a word); "the settings operation" of level 78 is read as PATCH /settings',
+  },
+  {
+    topic: 'Events whose names are not shown',
+    spec: 'Drafts events carry draft changes to the user\'s other clients … Event names, queues and full payloads: not shown.',
+    rules: ['drafts.event-to-other-clients', 'drafts.sync-off-sends-no-event'],
+    readings: ['Zulip\'s `drafts` events', 'any event that carries the change'],
+    zulip: 'sends {type: "drafts", op: "add" | "update" | "remove"}',
+    alternate: 'sends {type: "drafts", op: "created" | "edited" | "deleted"}',
+    suite: 'registers for every event and counts any whose type names drafts or whose payload holds the run\'s prefix or a draft\'s ID',
+  },
+  {
+    topic: 'An edit that gives the current type without `to` or topic',
+    spec: '`to`: required when `type` is being changed; topic: required when `type` is changed to `stream` or `channel`',
+    rules: ['scheduled.edits-follow-model', 'scheduled.to-required-on-type-change'],
+    readings: ['only a change of type needs them', 'giving `type` at all needs them (Zulip)'],
+    zulip: 'requires `to` (and a topic for channel types) whenever `type` is given',
+    alternate: 'requires them only when the type changes',
+    suite: 'does not judge such an edit (the model calls it open); scheduled.error-texts checks Zulip\'s answer',
+  },
+  {
+    topic: 'How "(no topic)" is compared',
+    spec: 'when a topic is required it cannot be `(no topic)`, an empty string, or the organization\'s empty-topic display name',
+    rules: ['scheduled.required-topic-not-empty', 'scheduled.empty-topic-names', 'scheduled.topic-normalized'],
+    readings: ['exactly those strings', 'ignoring case or surrounding whitespace'],
+    zulip: 'strips whitespace, then compares exactly',
+    alternate: 'compares exactly, whitespace kept',
+    suite: 'exact strings; other-case forms are ordinary topics; whitespace-wrapped forms only in the decision scheduled.topic-normalized',
+  },
+  {
+    topic: 'Another user\'s scheduled message',
+    spec: 'All other listed endpoints act on the authenticated user\'s own data',
+    rules: ['scheduled.own-messages-only'],
+    readings: ['refused as if it did not exist (BAD_REQUEST)', 'refused as forbidden'],
+    zulip: 'answers as for a missing one: 404 "Scheduled message does not exist"',
+    alternate: 'answers 403 with code FORBIDDEN',
+    suite: 'any refusal that leaves the message unchanged',
+  },
+];

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { rulesJson, rulesMarkdown } from './docs.js';
+import { ambiguitiesMarkdown, rulesJson, rulesMarkdown } from './docs.js';
 
-test('docs/rules.md and docs/rules.json are up to date with the catalog (npm run docs)', () => {
+test('docs/rules.md, docs/rules.json and docs/ambiguities.md are up to date with the catalog (npm run docs)', () => {
   const docs = new URL('../../docs/', import.meta.url);
   assert.fixture(readFileSync(new URL('rules.json', docs), 'utf8'), rulesJson());
   assert.fixture(readFileSync(new URL('rules.md', docs), 'utf8'), rulesMarkdown());
+  assert.fixture(readFileSync(new URL('ambiguities.md', docs), 'utf8'), ambiguitiesMarkdown());
 });
 
 test.run();

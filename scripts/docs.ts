@@ -1,9 +1,10 @@
 // npm run docs: writes docs/rules.md and docs/rules.json from the rule catalog, with the
-// seeded fault of each rule. A test keeps the committed files in step with the catalog.
+// seeded fault of each rule, and docs/ambiguities.md from its readings and decisions. A test
+// keeps the committed files in step with the catalog.
 
 import { writeFileSync } from 'node:fs';
 import { FAULTS } from '../reference/faults.js';
-import { RULES, type Rule } from '../conformance/rules.js';
+import { READINGS, RULES, type Rule } from '../conformance/rules.js';
 
 export function rulesJson(): string {
   return JSON.stringify(RULES.map((rule) => ({ ...rule, fault: FAULTS[rule.id]?.does ?? null })), null, 2) + '\n';
@@ -15,7 +16,8 @@ export function rulesMarkdown(): string {
     '',
     'Generated from `conformance/rules.ts` by `npm run docs`; do not edit by hand.',
     '`must`: what the spec states. `decision`: a choice where the spec says "not shown", made as the real Zulip',
-    'server does; the suite checks decisions only with `--decisions`.',
+    'server does (the reference\'s alternate dialect decides otherwise); the suite checks decisions only with `--decisions`.',
+    'Readings of ambiguous statements, and both dialects\' choices side by side: [ambiguities.md](ambiguities.md).',
     '',
   ];
   let area = '';
@@ -25,9 +27,52 @@ export function rulesMarkdown(): string {
       area = name!;
       lines.push(`## ${area}`, '', '| ID | severity | since | section | rule |', '|---|---|---|---|---|');
     }
-    const why = rule.why ? ` *Why:* ${rule.why}` : '';
+    const why = (rule.why ? ` *Why:* ${rule.why}` : '') + (rule.alternate ? ` *Alternate dialect:* ${rule.alternate}` : '');
     const levels = rule.before !== undefined ? `${rule.since}–${rule.before - 1}` : String(rule.since);
     lines.push(`| \`${rule.id}\` | ${rule.severity} | ${levels} | ${rule.section} | ${rule.title.replace(/\|/g, '\\|')}${why.replace(/\|/g, '\\|')} |`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+export function ambiguitiesMarkdown(): string {
+  const lines = [
+    '# Ambiguities and open points of the spec',
+    '',
+    'Generated from `conformance/rules.ts` by `npm run docs`; do not edit by hand. For spec discussions: where the',
+    'spec can be read more than one way, and where it leaves the choice to the server, with what Zulip does (and so',
+    'the reference, `--dialect zulip`), what the reference\'s alternate dialect does (`--dialect alternate`, every',
+    'open point decided otherwise), and what the conformance suite accepts.',
+    '',
+    '## Readings of what the spec states',
+    '',
+  ];
+  for (const reading of READINGS) {
+    lines.push(`### ${reading.topic}`, '', `> ${reading.spec}`, '');
+    reading.readings.forEach((text, index) => lines.push(`${index + 1}. ${text}`));
+    lines.push(
+      '',
+      `- **Zulip:** ${reading.zulip}.`,
+      `- **The reference:** ${reading.reference ?? 'as Zulip'}.`,
+      `- **Alternate dialect:** ${reading.alternate}.`,
+      `- **The suite accepts:** ${reading.suite}.`,
+      `- **Rules:** ${reading.rules.map((id) => `\`${id}\``).join(', ')}`,
+      '',
+    );
+  }
+  lines.push(
+    '## Points the spec leaves open',
+    '',
+    'Each is a `decision` of the catalog. The suite\'s must checks accept any answer on these points; `--decisions`',
+    'checks Zulip\'s choice, which a server that chose otherwise fails.',
+    '',
+    '| decision | spec section | Zulip, and the reference | why | alternate dialect |',
+    '|---|---|---|---|---|',
+  );
+  for (const rule of RULES as readonly Rule[]) {
+    if (rule.severity !== 'decision') continue;
+    lines.push(`| \`${rule.id}\` | ${cell(rule.section)} | ${cell(rule.title)} | ${cell(rule.why ?? '')} | ${cell(rule.alternate ?? '')} |`);
   }
   return lines.join('\n') + '\n';
 }
@@ -36,5 +81,6 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
   const root = new URL('../../docs/', import.meta.url);
   writeFileSync(new URL('rules.json', root), rulesJson());
   writeFileSync(new URL('rules.md', root), rulesMarkdown());
-  console.log(`wrote docs/rules.md and docs/rules.json (${RULES.length} rules)`);
+  writeFileSync(new URL('ambiguities.md', root), ambiguitiesMarkdown());
+  console.log(`wrote docs/rules.md, docs/rules.json (${RULES.length} rules) and docs/ambiguities.md (${READINGS.length} readings)`);
 }
