@@ -12,12 +12,17 @@ export interface Credentials {
   readonly api_key: string;
 }
 
-/** Credentials the suite makes up to be refused: an API key no server issued, with a profile user's email or an unknown one. */
+/**
+ * Credentials that are not the profile's: made up to be refused (an API key no server issued,
+ * with a profile user's email or an unknown one), or those of a user the run created.
+ */
 export interface Forged {
   readonly forged: true;
-  /** The profile user whose email is used, or an email of the suite's own. */
+  /** The profile user whose email is used, or another email. */
   readonly email: Role | string;
   readonly api_key: string;
+  /** What curl lines and reports show for the key, when it is a real one. */
+  readonly shown?: string;
 }
 
 export type Caller = Role | Forged | null;
@@ -124,7 +129,9 @@ export class Client {
         await sleep(retryAfterMs(response));
         continue;
       }
-      const exchange = { as, method, url: this.baseUrl.replace(/\/$/, '') + apiPath, form, status: response.status, body: response.body ?? response.text };
+      // A real key given by the run (a created user's) is kept out of every record.
+      const shownAs = as !== null && typeof as === 'object' && as.shown !== undefined ? { ...as, api_key: as.shown } : as;
+      const exchange = { as: shownAs, method, url: this.baseUrl.replace(/\/$/, '') + apiPath, form, status: response.status, body: withoutApiKeys(response.body) ?? response.text };
       this.recording?.push(exchange);
       this.history.push(exchange);
       if (this.history.length > 16) this.history.shift();
@@ -163,6 +170,12 @@ export class Client {
   }
 }
 
+/** A response body as records keep it: any api_key it carries redacted. */
+function withoutApiKeys(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || !('api_key' in body)) return body;
+  return { ...body, api_key: '(redacted)' };
+}
+
 function retryAfterMs(response: Response): number {
   const header = Number(response.headers['retry-after']);
   const field = Number(response.body?.['retry-after']);
@@ -196,9 +209,9 @@ export function curlLine(exchange: Exchange): string {
     parts.push('-u', `"$TEAMCHAT_${name}_EMAIL:$TEAMCHAT_${name}_API_KEY"`);
   } else if (exchange.as !== null) {
     // Forged credentials are the suite's own and no secret; a profile user's email stays a variable.
-    const { email, api_key } = exchange.as;
+    const { email, api_key, shown } = exchange.as;
     const user = (ROLES as readonly string[]).includes(email) ? `$TEAMCHAT_${ENV_NAMES[email as Role]}_EMAIL` : email;
-    parts.push('-u', `"${user}:${api_key}"`);
+    parts.push('-u', `"${user}:${shown ?? api_key}"`);
   }
   parts.push(shellQuote(exchange.url));
   for (const [name, value] of exchange.form) {

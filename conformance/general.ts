@@ -78,11 +78,11 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
     check('general.envelope', async (context) => {
       for (const operation of present(context, operations)) {
         await withPrepared(context, operation, async (prepared) => {
-          expectEnvelope(await context.call('member', prepared.method, prepared.path, prepared.valid), `${operation.name} (a valid request)`, 'success');
+          expectEnvelope(await context.call(operation.as ?? 'member', prepared.method, prepared.path, prepared.valid), `${operation.name} (a valid request)`, 'success');
         });
         await withPrepared(context, operation, async (prepared) => {
           if (!prepared.invalid) return;
-          expectEnvelope(await context.call('member', prepared.method, prepared.invalid.path, prepared.invalid.params), `${operation.name} (a request the spec refuses)`, 'error');
+          expectEnvelope(await context.call(operation.as ?? 'member', prepared.method, prepared.invalid.path, prepared.invalid.params), `${operation.name} (a request the spec refuses)`, 'error');
         });
       }
     }),
@@ -111,11 +111,24 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
       }
     }),
 
+    // The operations an administrator makes (endpoints 1 and 4), tried by a regular member.
+    check('general.admin-only', async (context) => {
+      for (const operation of present(context, operations).filter((candidate) => candidate.as === 'admin')) {
+        await withPrepared(context, operation, async (prepared) => {
+          const before = await prepared.observe();
+          const response = await context.call('member', prepared.method, prepared.path, prepared.valid);
+          const after = await prepared.observe();
+          refused(response, `${operation.name} as a regular member`);
+          expect(before === after, `${operation.name} as a regular member was refused, yet it changed ${before} into ${after}`);
+        });
+      }
+    }),
+
     // Every operation: without unsupported parameters, then with generated ones.
     check('general.ignored-parameters-listed', async (context) => {
       for (const operation of present(context, operations)) {
         const listed = async (names: readonly string[]) => withPrepared(context, operation, async (prepared) => {
-          const body = succeeded(await context.call('member', prepared.method, prepared.path, withExtras(prepared.valid, names)), operation.name);
+          const body = succeeded(await context.call(operation.as ?? 'member', prepared.method, prepared.path, withExtras(prepared.valid, names)), operation.name);
           expectIgnoredExactly(body, names, operation.name);
         });
         await listed([]);
@@ -123,17 +136,24 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
       }
     }),
 
+    // PATCH /settings from 78; the spec operations that had it before 167, from their level.
     check('general.ignored-parameters-on-settings', async (context) => {
       expectIgnoredExactly(await patchSettingsWith(context, []), [], 'PATCH /settings');
       await context.property(unsupportedNames(context, 1), async (names) => {
         expectIgnoredExactly(await patchSettingsWith(context, names), names, 'PATCH /settings');
       }, fewer(context, 3));
+      for (const operation of present(context, operations).filter((candidate) => context.level >= (candidate.ignoredParametersSince ?? 167))) {
+        await context.property(unsupportedNames(context, 1), (names) => withPrepared(context, operation, async (prepared) => {
+          const body = succeeded(await context.call(operation.as ?? 'member', prepared.method, prepared.path, withExtras(prepared.valid, names)), operation.name);
+          expectIgnoredExactly(body, names, operation.name);
+        }), fewer(context, 2));
+      }
     }),
 
     check('general.ignored-parameters-absent-before-167', async (context) => {
-      for (const operation of present(context, operations)) {
+      for (const operation of present(context, operations).filter((candidate) => context.level < (candidate.ignoredParametersSince ?? 167))) {
         await context.property(unsupportedNames(context, 1), (names) => withPrepared(context, operation, async (prepared) => {
-          const body = succeeded(await context.call('member', prepared.method, prepared.path, withExtras(prepared.valid, names)), operation.name);
+          const body = succeeded(await context.call(operation.as ?? 'member', prepared.method, prepared.path, withExtras(prepared.valid, names)), operation.name);
           expect(!('ignored_parameters_unsupported' in body), `${operation.name} at level ${context.level} carries ignored_parameters_unsupported: ${JSON.stringify(body)}`);
         }), fewer(context, 2));
       }

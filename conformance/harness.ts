@@ -42,7 +42,7 @@ export class Violation extends Error {
 
 export class Skip extends Error {}
 
-export type Capability = 'events' | 'reference-clock' | 'channel';
+export type Capability = 'events' | 'reference-clock' | 'channel' | 'create-users';
 
 export interface Check {
   readonly rule: RuleId;

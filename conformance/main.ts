@@ -32,6 +32,8 @@ const HELP = `Usage: npm run conformance -- [options]
   --timeout MS         per-request timeout (default 15000)
   --event-wait MS      how long to wait for an event before deciding it did not come
                        (default 2000 for --target, 300 for the embedded reference)
+  --create-users       allow checks that create users (POST /users); users cannot be deleted,
+                       so this is off against a --target (on for the embedded reference)
   --reference-level N  feature level of the embedded reference
   --reference-dialect NAME
                        dialect of the embedded reference: zulip (default) or alternate
@@ -104,7 +106,7 @@ async function main(): Promise<number> {
       target: { type: 'string' }, profile: { type: 'string' }, seed: { type: 'string' }, runs: { type: 'string' },
       only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, decisions: { type: 'boolean' },
       expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
-      'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, help: { type: 'boolean' },
+      'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'create-users': { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -142,6 +144,7 @@ async function main(): Promise<number> {
       timeoutMs: wholeNumber(values.timeout, 'timeout') ?? 15_000,
       eventWaitMs: wholeNumber(values['event-wait'], 'event-wait') ?? (embedded ? 300 : 2000),
       expectations,
+      createUsers: values['create-users'] ?? embedded !== null,
       interrupted: () => interrupted,
       onResult: (result) => {
         const mark = result.status === 'fail' && result.expected ? 'xfail' : result.status;

@@ -36,7 +36,7 @@ async function unreachable<T>(what: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function probeTarget(client: Client): Promise<Probe> {
+export async function probeTarget(client: Client, options: { readonly createUsers: boolean }): Promise<Probe> {
   const settings = await unreachable('GET /server_settings', () => client.call(null, 'GET', '/server_settings'));
   if (settings.body?.result !== 'success' || typeof settings.body.zulip_version !== 'string') {
     throw new ProbeFailure(`not a Zulip-compatible server: GET /server_settings answered ${settings.status} ${settings.text.slice(0, 200)}`);
@@ -64,6 +64,8 @@ export async function probeTarget(client: Client): Promise<Probe> {
   }
   const level = Number(settings.body.zulip_feature_level ?? 0);
   if (settings.body.reference_clock !== true) missing['reference-clock'] = 'the target offers no reference clock (server_settings.reference_clock)';
+  if (!options.createUsers) missing['create-users'] = 'creating users was not allowed (users cannot be deleted): pass --create-users to check this';
+  else if (settings.body.reference_api_keys !== true) missing['create-users'] = 'the target offers no way to act as a user the run creates (server_settings.reference_api_keys)';
 
   const subscriptions = await unreachable('GET /users/me/subscriptions', () => client.call('member', 'GET', '/users/me/subscriptions'));
   const memberChannels = subscriptions.body?.result === 'success'

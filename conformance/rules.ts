@@ -376,6 +376,128 @@ export const RULES = [
     alternate: "{op:\"update\", scheduled_messages:[...]} and {op:\"remove\", scheduled_message_ids:[id]}.",
   },
 
+
+  // ---- Settings defaults ----------------------------------------------------------------------
+  {
+    id: 'defaults.values-stored', section: 'Endpoints 1; Resources: User settings defaults', severity: 'must', since: 96,
+    title: 'Every setting of the spec\'s tables that exists at the level takes each of its valid values: the update succeeds and /register\'s realm_user_settings_defaults shows the value.',
+  },
+  {
+    id: 'defaults.enum-values', section: 'Resources: User settings defaults (integer settings with enumerated values)', severity: 'must', since: 96,
+    title: 'An integer setting with enumerated values refuses a value outside its set at the level (desktop_icon_count_display 4 below 227, web_channel_default_view 3 below 383 and 4 below 401): the whole request is refused and no default changes.',
+  },
+  {
+    id: 'defaults.string-values', section: 'Resources: User settings defaults (string settings)', severity: 'must', since: 96,
+    title: 'A string setting with allowed values refuses any other string, and the whole request with it; notification_sound takes any string.',
+  },
+  {
+    id: 'defaults.value-types', section: 'Resources: User settings defaults', severity: 'must', since: 96,
+    title: 'A value of the wrong type (a boolean setting given other than true or false, an integer setting given other than an integer) is refused, and the whole request with it.',
+  },
+  {
+    id: 'defaults.settings-at-their-levels', section: 'Resources: User settings defaults; Versioning', severity: 'must', since: 96,
+    title: 'A setting the level does not have (added later, renamed or removed earlier) is not a parameter of the operation: the request succeeds, names it in ignored_parameters_unsupported, and changes no default.',
+  },
+  {
+    id: 'defaults.updates-follow-model', section: 'Endpoints 1. Update realm-level defaults of user settings', severity: 'must', since: 96,
+    title: 'Random sequences of updates, some with one invalid value, agree with a model of the stored defaults: an accepted update sets every value it names and keeps the rest; a refused one changes nothing.',
+  },
+  {
+    id: 'defaults.existing-users-unchanged', section: 'Endpoints 1 ("affects only users created afterwards")', severity: 'must', since: 96,
+    title: 'Updating the defaults changes no existing user\'s own settings.',
+  },
+  {
+    id: 'defaults.new-users-get-defaults', section: 'Endpoints 1; What the service does', severity: 'must', since: 96,
+    title: 'A user created after an update starts with the updated defaults.',
+  },
+  {
+    id: 'defaults.error-texts', section: 'Errors (not shown)', severity: 'decision', since: 96,
+    title: 'Refusals are HTTP 400: "Invalid color_scheme: Value error, Not in the list of possible values" for an integer out of its set, "Invalid web_home_view" for a string, "color_scheme is not an integer" for a wrong type; a member gets "Must be an organization administrator" (UNAUTHORIZED_PRINCIPAL).',
+    why: 'Texts and statuses are not shown; Zulip\'s are used.',
+    alternate: 'HTTP 422 (403 for a member) with its own texts.',
+  },
+  {
+    id: 'defaults.integer-ranges', section: 'Resources: User settings defaults (integer settings without an enumeration)', severity: 'decision', since: 96,
+    title: 'email_notifications_batching_period_seconds takes 1 to 604800 ("Invalid email batching period: N seconds"); web_font_size_px and web_line_height_percent take any integer.',
+    why: 'The spec gives these integers no range; Zulip checks only the batching period.',
+    alternate: 'web_font_size_px and web_line_height_percent take 1 to 1000, the batching period 0 to 2592000.',
+  },
+  {
+    id: 'defaults.event-shape', section: 'Events (not shown)', severity: 'decision', since: 96,
+    title: 'Each changed default sends {type:"realm_user_settings_defaults", op:"update", property, value} to every user; an unchanged one sends nothing.',
+    why: 'Event payloads are not shown; Zulip\'s are used.',
+    alternate: 'One {type:"realm_user_settings_defaults", op:"update", changes:{name: value, ...}} per request that changed something.',
+  },
+
+  // ---- Custom profile fields ------------------------------------------------------------------
+  {
+    id: 'fields.create-returns-id', section: 'Endpoints 4. Create a custom profile field', severity: 'must', since: 1,
+    title: 'A valid create of every field type of the level succeeds with an integer `id`, and GET /realm/profile_fields lists that field with the type, name and hint sent, and each flag sent at its level.',
+  },
+  {
+    id: 'fields.field-type-required', section: 'Endpoints 4. Create a custom profile field', severity: 'must', since: 1,
+    title: 'A create without field_type is refused and creates nothing.',
+  },
+  {
+    id: 'fields.field-type-values', section: 'Resources: Custom profile field; Endpoints 4', severity: 'must', since: 1,
+    title: 'field_type is 1 to 8 (8 from level 151): any other value is refused and creates nothing.',
+  },
+  {
+    id: 'fields.summary-limit', section: 'Endpoints 4 (Rules); Limits', severity: 'must', since: 146,
+    title: 'A create with display_in_profile_summary true is refused, and creates nothing, when two fields of the organization already have it; with fewer it succeeds.',
+  },
+  {
+    id: 'fields.summary-types', section: 'Endpoints 4 (Rules)', severity: 'must', since: 146,
+    title: 'A Long text (2) or Person picker (6) field with display_in_profile_summary true is refused and creates nothing.',
+  },
+  {
+    id: 'fields.select-options', section: 'Resources: Custom profile field (field_data for type 3)', severity: 'must', since: 1,
+    title: 'A List of options field whose field_data keys options by identifier, each with string text and order, is created with those options; an option without text or order, or with either not a string, is refused and creates nothing.',
+  },
+  {
+    id: 'fields.flags-at-their-levels', section: 'Resources: Custom profile field; Versioning', severity: 'must', since: 1, before: 296,
+    title: 'Below its level (display_in_profile_summary 146, required 244, editable_by_user 296) a flag is not a parameter: the create succeeds as without it (from level 167 naming it in ignored_parameters_unsupported); a Long text field with display_in_profile_summary is created below 146.',
+  },
+  {
+    id: 'fields.summary-count-follows-model', section: 'Endpoints 4 (Rules); Limits', severity: 'must', since: 146,
+    title: 'Random sequences of creates (in and out of the summary, of every type) and deletes agree with a model of the number of summary fields: a summary field is created exactly when fewer than two exist and its type allows it.',
+  },
+  {
+    id: 'fields.name-rules', section: 'Resources: Custom profile field (not shown)', severity: 'decision', since: 1,
+    title: 'The name is stripped and required ("Label cannot be blank."), at most 40 characters, the hint at most 80 ("name is too long (limit: 40 characters)"), and names are unique ("A field with that label already exists.").',
+    why: 'The spec lists name and hint as optional strings; what an absent or empty name does, limits and uniqueness are not shown. Zulip\'s rules are used.',
+    alternate: 'An absent or empty name is accepted and stored empty; names are kept as sent, may repeat, and are refused past 60 characters (hints past 120).',
+  },
+  {
+    id: 'fields.field-data-rules', section: 'Resources: Custom profile field (field_data)', severity: 'decision', since: 1,
+    title: 'A List of options needs at least one option ("Field must have at least one choice.") and no two with the same text; an External account needs a known subtype (github, twitter, or custom with a url_pattern holding %(username)s once); other types\' field_data is ignored and stored as "".',
+    why: 'The spec says field_data is used by types 3 and 7 only and leaves type 7\'s shape unstabilized; Zulip\'s validation is used.',
+    alternate: 'A List of options may have no option; any object is an External account\'s field_data; other types store the field_data they are given.',
+  },
+  {
+    id: 'fields.error-texts', section: 'Errors (not shown)', severity: 'decision', since: 1,
+    title: 'Refusals are HTTP 400 in Zulip\'s order with its texts: "Missing \'field_type\' argument", "Only 2 custom profile fields can be displayed in the profile summary.", "Invalid field type.", "Field type not supported for display in profile summary."; a member gets "Must be an organization administrator".',
+    why: 'Texts, statuses and the order of checks are not shown; Zulip\'s are used (the summary count is checked before the type).',
+    alternate: 'HTTP 422 (403 for a member) with its own texts; the type is checked before the summary count.',
+  },
+  {
+    id: 'fields.listing-shape', section: 'Resources: Custom profile field (Zulip GET /realm/profile_fields)', severity: 'decision', since: 1,
+    title: 'GET /realm/profile_fields lists {custom_fields} by order (the ID at creation), each with id, name, type, hint, field_data as a JSON string ("" when unused), order, and the flags of the level, display_in_profile_summary only when true; every change sends {type:"custom_profile_fields", fields: the whole list} to every user.',
+    why: 'Reading fields is a Zulip endpoint outside the spec, and event payloads are not shown; Zulip\'s shapes are used.',
+    alternate: 'Listed newest first, field_data as an object, every flag always present; a create sends {type:"custom_profile_fields", op:"add", field}, a delete {op:"remove", field_id}.',
+  },
+
+  // ---- Typing notifications ----------------------------------------------------------------------
+  {
+    id: 'typing.only-to-receivers', section: 'Resources: User settings defaults (receives_typing_notifications); Events', severity: 'must', since: 253,
+    title: 'Typing notifications, direct and in a channel, reach no recipient whose receives_typing_notifications is off.',
+  },
+  {
+    id: 'typing.event-shape', section: 'Events (not shown)', severity: 'decision', since: 1,
+    title: 'POST /typing sends {type:"typing", op, message_type:"direct" ("private" below level 215), sender, recipients} to the participants, the sender included, and {type:"typing", op, message_type:"stream", sender, stream_id, topic} to the channel\'s other subscribers whose queue declared stream_typing_notifications.',
+    why: 'Event names and payloads are not shown; Zulip\'s are used.',
+    alternate: '{type:"typing", op, message_type:"direct" or "channel", sender_id, recipient_ids} to every participant with notifications on, the sender included, whatever the queue declared.',
+  },
   // ---- Conventions, authentication and versioning: the rules of every operation ----------------
   {
     id: 'general.envelope', section: 'Conventions; Errors', severity: 'must', since: 1,
@@ -386,12 +508,16 @@ export const RULES = [
     title: 'Every endpoint refuses a request without credentials, with a wrong API key, or with an unknown email, and the request changes nothing.',
   },
   {
+    id: 'general.admin-only', section: 'Authentication; Endpoints 1 and 4', severity: 'must', since: 1,
+    title: 'Updating the settings defaults (from level 96) and creating a profile field are refused to a regular member, and the request changes nothing.',
+  },
+  {
     id: 'general.ignored-parameters-listed', section: 'Conventions; Versioning', severity: 'must', since: 167,
     title: 'A success response of a spec operation carries ignored_parameters_unsupported exactly when the request had parameters the operation does not support, naming exactly those.',
   },
   {
     id: 'general.ignored-parameters-on-settings', section: 'Versioning', severity: 'must', since: 78,
-    title: 'The settings operation (PATCH /settings) lists the parameters it does not support in ignored_parameters_unsupported from feature level 78.',
+    title: 'The settings operation (PATCH /settings) lists the parameters it does not support in ignored_parameters_unsupported from feature level 78, and the settings-defaults operation from 96.',
   },
   {
     id: 'general.ignored-parameters-absent-before-167', section: 'Versioning', severity: 'must', since: 1, before: 167,

@@ -23,7 +23,7 @@ async function suiteAgainstReference(options: ReferenceOptions, runs: number, on
     return await runSuite({
       target: reference.url, credentials: profile.users, embedded: true, seed: 20261122, runs, only, replayPath: null,
       // The decisions are Zulip's: checked against Zulip's dialect only.
-      decisions: options.dialect !== 'alternate', rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null,
+      decisions: options.dialect !== 'alternate', rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
     });
   } finally {
     await reference.close();

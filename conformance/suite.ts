@@ -29,6 +29,8 @@ export interface SuiteOptions {
   readonly timeoutMs: number;
   readonly eventWaitMs: number;
   readonly expectations: Expectations | null;
+  /** Whether the run may create users (POST /users), which cannot be deleted. */
+  readonly createUsers?: boolean;
   readonly onResult?: (result: RuleResult) => void;
   readonly interrupted?: () => boolean;
 }
@@ -54,7 +56,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   const results: RuleResult[] = [];
   let probe: Probe | null = null;
   try {
-    probe = await probeTarget(client);
+    probe = await probeTarget(client, { createUsers: options.createUsers ?? false });
     const context = new Context(client, probe, options, prefix, cleanup);
     const matches = ruleMatcher(options.only);
     for (const check of CHECKS) {
@@ -86,6 +88,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       timeout_ms: options.timeoutMs,
       event_wait_ms: options.eventWaitMs,
       expectations: options.expectations?.server ?? null,
+      create_users: options.createUsers ?? false,
     },
     rules: results,
     summary: summarize(results),

@@ -43,8 +43,8 @@ export interface Queue {
 }
 
 /** A new event queue of the user for these event types; null: every event (names the spec does not fix). */
-export async function registerQueue(context: Context, as: Role, eventTypes: string[] | null): Promise<Queue> {
-  const body = succeeded(await context.call(as, 'POST', '/register', { event_types: eventTypes ?? undefined, fetch_event_types: [] }), 'POST /register');
+export async function registerQueue(context: Context, as: Role, eventTypes: string[] | null, capabilities?: Record<string, boolean>): Promise<Queue> {
+  const body = succeeded(await context.call(as, 'POST', '/register', { event_types: eventTypes ?? undefined, fetch_event_types: [], client_capabilities: capabilities }), 'POST /register');
   const queue: Queue = {
     id: body.queue_id,
     lastEventId: body.last_event_id ?? -1,
@@ -109,6 +109,10 @@ export interface SpecOperation {
   readonly name: string;
   /** The feature level the operation exists from. */
   readonly since: number;
+  /** Who makes the valid request: an administrator for endpoints 1 and 4 (which refuse members), else member. */
+  readonly as?: 'admin' | 'member';
+  /** The level from which its success responses list unsupported parameters, where earlier than 167 (spec "Versioning"). */
+  readonly ignoredParametersSince?: number;
   /** Sets up one request the spec makes valid, and, where it can, one the spec refuses. */
   prepare(context: Context): Promise<PreparedOperation>;
 }

@@ -9,6 +9,8 @@ import { has, ZULIP_VERSION_FOR_LEVEL } from './levels.js';
 import { ROLE_CODES, type Realm, type SettingValue, type User } from './model.js';
 import { JsonError, checkString, missingArgument } from './params.js';
 import { scheduledMessageDict, undeliveredScheduledMessages } from './scheduled.js';
+import { realmUserSettingsDefaultsState } from './defaults.js';
+import { profileFieldDict, profileFieldsInOrder } from './fields.js';
 import { readSettings } from './settings.js';
 
 const HEARTBEAT_SECONDS = Number(process.env.TEAMCHAT_HEARTBEAT_SECONDS ?? 50);
@@ -32,6 +34,8 @@ export function getServerSettings({ realm }: Request) {
     realm_web_public_access_enabled: false,
     external_authentication_methods: [],
     reference_clock: true,
+    // POST /reference/api_key: the suite may act as a user it created with POST /users.
+    reference_api_keys: true,
   };
 }
 
@@ -93,6 +97,8 @@ const STATE: Record<string, StateFetcher> = {
   message: (realm) => ({ max_message_id: realm.lastMessageId() }),
   // Zulip sends at most 1000 drafts, the most recently edited first.
   drafts: (_realm, user) => ({ drafts: draftsByEditTime(user).reverse().slice(0, 1000).map(draftDict) }),
+  realm_user_settings_defaults: (realm) => (realm.featureLevel >= 95 ? { realm_user_settings_defaults: realmUserSettingsDefaultsState(realm) } : {}),
+  custom_profile_fields: (realm) => ({ custom_profile_fields: profileFieldsInOrder(realm).map((field) => profileFieldDict(realm, field)) }),
   scheduled_messages: (realm, user) =>
     (has(realm.featureLevel, 'deleteScheduledMessage') ? { scheduled_messages: undeliveredScheduledMessages(realm, user).map((scheduled) => scheduledMessageDict(realm, scheduled)) } : {}),
 };
@@ -106,10 +112,12 @@ export function register(request: Request) {
   const { realm, user, params } = request;
   const eventTypes = eventTypesParam(request, 'event_types');
   const fetchTypes = eventTypesParam(request, 'fetch_event_types') ?? eventTypes;
-  for (const name of ['apply_markdown', 'client_gravatar', 'slim_presence', 'include_subscribers', 'client_capabilities', 'narrow', 'all_public_streams', 'queue_lifespan_secs']) {
+  for (const name of ['apply_markdown', 'client_gravatar', 'slim_presence', 'include_subscribers', 'narrow', 'all_public_streams', 'queue_lifespan_secs']) {
     params.has(name);
   }
-  const queue = registerQueue(realm, user, eventTypes);
+  const capabilities = params.json('client_capabilities');
+  const declared = capabilities && typeof capabilities === 'object' ? Object.keys(capabilities).filter((name) => (capabilities as Record<string, unknown>)[name] === true) : [];
+  const queue = registerQueue(realm, user, eventTypes, declared);
   const state: Record<string, unknown> = {
     queue_id: queue.id,
     last_event_id: -1,
@@ -159,7 +167,7 @@ export function doChangeUserSetting(realm: Realm, user: User, name: string, valu
 }
 
 export function updateSettings({ realm, user, params }: Request) {
-  const changes = readSettings(params, realm.featureLevel);
+  const changes = readSettings(params, realm);
   for (const [name, value] of changes) doChangeUserSetting(realm, user, name, value);
   return {};
 }

@@ -12,18 +12,21 @@ export interface EventQueue {
   readonly id: string;
   readonly userId: UserId;
   readonly eventTypes: ReadonlySet<string> | null;
+  /** The client_capabilities the queue declared (Zulip: stream_typing_notifications, ...). */
+  readonly capabilities: ReadonlySet<string>;
   events: Array<Event & { id: number }>;
   nextEventId: number;
   lastTouched: number;
   waiter: (() => void) | null;
 }
 
-export function registerQueue(realm: Realm, user: User, eventTypes: readonly string[] | null): EventQueue {
+export function registerQueue(realm: Realm, user: User, eventTypes: readonly string[] | null, capabilities: readonly string[] = []): EventQueue {
   collectIdleQueues(realm);
   const queue: EventQueue = {
     id: randomUUID(),
     userId: user.id,
     eventTypes: eventTypes === null ? null : new Set(eventTypes),
+    capabilities: new Set(capabilities),
     events: [],
     nextEventId: 0,
     lastTouched: Date.now() / 1000,
@@ -48,12 +51,13 @@ export function listening(realm: Realm, type: string, userIds: readonly UserId[]
   return false;
 }
 
-/** Sends the event to every queue of the given users that asked for its type. */
-export function sendEvent(realm: Realm, event: Event, userIds: Iterable<UserId>): void {
+/** Sends the event to every queue of the given users that asked for its type (and declared the capability, if one is needed). */
+export function sendEvent(realm: Realm, event: Event, userIds: Iterable<UserId>, capability?: string): void {
   const users = new Set(userIds);
   for (const queue of realm.queues.values()) {
     if (!users.has(queue.userId)) continue;
     if (queue.eventTypes !== null && !queue.eventTypes.has(event.type)) continue;
+    if (capability !== undefined && !queue.capabilities.has(capability)) continue;
     pushEvent(queue, event);
   }
 }

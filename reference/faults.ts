@@ -16,6 +16,7 @@ export interface Fault {
 export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'general.envelope': { does: 'a success of the flags operation says msg "Flags updated"' },
   'general.authentication-required': { does: 'any well-formed API key is accepted with a known email', alsoCaughtBy: ['general.error-statuses'] },
+  'general.admin-only': { does: 'a regular member may update the settings defaults and create profile fields' },
   'general.ignored-parameters-listed': { does: 'ignored_parameters_unsupported leaves out the first name', alsoCaughtBy: ['general.ignored-parameters-on-settings'] },
   'general.ignored-parameters-on-settings': { does: 'PATCH /settings never lists ignored parameters', level: 166 },
   'general.ignored-parameters-absent-before-167': { does: 'the spec operations list ignored parameters below level 167', level: 166 },
@@ -23,6 +24,34 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'general.realm-limits': { does: 'the organization\'s max_topic_length is 50' },
   'general.ids-ascend': { does: 'draft IDs are scattered, as in the alternate dialect' },
   'general.message-rendering': { does: 'GET /messages/{id} gives the raw text unless asked for HTML' },
+
+  'defaults.values-stored': { does: 'color_scheme 3 is stored as 1', alsoCaughtBy: ['defaults.updates-follow-model'] },
+  'defaults.enum-values': { does: 'an integer out of its set is accepted', alsoCaughtBy: ['defaults.updates-follow-model', 'defaults.error-texts'] },
+  'defaults.string-values': { does: 'a string out of its set is accepted', alsoCaughtBy: ['defaults.updates-follow-model', 'defaults.error-texts'] },
+  'defaults.value-types': { does: '0 and 1 are taken as booleans', alsoCaughtBy: ['defaults.error-texts'] },
+  'defaults.settings-at-their-levels': { does: 'dense_mode is still a parameter at level 364 and above' },
+  'defaults.updates-follow-model': { does: 'an update of three or more settings drops the last', alsoCaughtBy: ['defaults.values-stored'] },
+  'defaults.existing-users-unchanged': { does: 'an update changes every existing user\'s own setting too' },
+  'defaults.new-users-get-defaults': { does: 'a new user starts with the settings of a new organization, not its defaults' },
+  'defaults.error-texts': { does: 'an out-of-set value says "Bad value for color_scheme"' },
+  'defaults.integer-ranges': { does: 'a batching period of 0 is accepted' },
+  'defaults.event-shape': { does: 'an unchanged default sends an event too' },
+
+  'fields.create-returns-id': { does: 'the id answered is one more than the field\'s', alsoCaughtBy: ['fields.select-options', 'fields.listing-shape'] },
+  'fields.field-type-required': { does: 'a create without field_type makes a Short text field', alsoCaughtBy: ['fields.error-texts'] },
+  'fields.field-type-values': { does: 'field_type 9 is accepted', alsoCaughtBy: ['fields.error-texts'] },
+  'fields.summary-limit': { does: 'a third summary field is accepted', alsoCaughtBy: ['fields.summary-count-follows-model'] },
+  'fields.summary-types': { does: 'a Long text field may be in the summary', alsoCaughtBy: ['fields.summary-count-follows-model', 'fields.error-texts'] },
+  'fields.select-options': { does: 'an option without order is accepted' },
+  'fields.flags-at-their-levels': { does: 'display_in_profile_summary is read below level 146', level: 145 },
+  'fields.summary-count-follows-model': { does: 'a deleted summary field keeps its place in the count', alsoCaughtBy: ['fields.summary-limit', 'fields.error-texts'] },
+  'fields.name-rules': { does: 'names may repeat' },
+  'fields.field-data-rules': { does: 'a List of options may have no option' },
+  'fields.error-texts': { does: 'an invalid field type says "Unknown field type."' },
+  'fields.listing-shape': { does: 'field_data is listed as an object, {} when unused', alsoCaughtBy: ['fields.field-data-rules'] },
+
+  'typing.only-to-receivers': { does: 'typing notifications reach users who turned them off' },
+  'typing.event-shape': { does: 'the direct typing event lacks recipients' },
 
   'drafts.create-returns-ids-in-order': { does: 'ids come back reversed for batches of two or more', alsoCaughtBy: ['drafts.event-shapes'] },
   'drafts.created-drafts-read-back': {

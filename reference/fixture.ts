@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ALTERNATE_REALM_SETTINGS, type Dialect } from './dialect.js';
 import type { FaultSet } from './faults.js';
-import { Realm, type Channel, type Role, type User, type UserId } from './model.js';
+import { Realm, type Channel, type ProfileFieldType, type Role, type User, type UserId } from './model.js';
 import { initialSettings } from './settings.js';
 
 export const DEFAULT_FIXTURE = new URL('../../fixtures/organization.json', import.meta.url);
@@ -16,6 +16,7 @@ export interface Fixture {
   channels: Array<{ name: string; description?: string; invite_only: boolean; subscribers: string[] }>;
   alert_words?: Record<string, string[]>;
   user_groups?: Array<{ name: string; members: string[] }>;
+  profile_fields?: Array<{ name: string; hint: string; type: ProfileFieldType; display_in_profile_summary: boolean }>;
   profile: { admin: string; member: string; other: string };
 }
 
@@ -47,6 +48,8 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
   if (faults.has('general.realm-limits')) settings.maxTopicLength = 50;
   const realm = new Realm(settings, featureLevel, faults, dialect);
   const now = Math.floor(realm.clock.now());
+  realm.initialUserSettings = initialSettings(featureLevel);
+  realm.userSettingsDefaults = initialSettings(featureLevel);
   for (const entry of fixture.users) {
     const user: User = {
       id: realm.nextUserId(),
@@ -80,6 +83,11 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
       subscribers: new Set<UserId>(entry.subscribers.map(idOf)),
     };
     realm.channels.set(channel.id, channel);
+  }
+  for (const entry of fixture.profile_fields ?? []) {
+    const id = realm.nextProfileFieldId();
+    const summary = entry.display_in_profile_summary && featureLevel >= 146;
+    realm.profileFields.set(id, { id, name: entry.name, hint: entry.hint, type: entry.type, fieldData: '', order: id, displayInProfileSummary: summary, required: false, editableByUser: true });
   }
   (fixture.user_groups ?? []).forEach((group, index) => {
     realm.userGroups.push({ id: index + 1, name: group.name, members: new Set(group.members.map(idOf)) });

@@ -4,6 +4,32 @@ export const MAX_FEATURE_LEVEL = 415;
 export const MIN_FEATURE_LEVEL = 1;
 
 export const BEHAVIOURS = {
+  /** PATCH /realm/user_settings_defaults. */
+  realmUserSettingsDefaults: 96,
+  /** display_in_profile_summary of custom profile fields. */
+  profileFieldSummary: 146,
+  /** The Pronouns custom profile field type (8). */
+  pronounsFieldType: 151,
+  /** email_address_visibility becomes a personal setting. */
+  emailAddressVisibility: 163,
+  /** realm_name_in_email_notifications_policy replaces realm_name_in_notifications. */
+  realmNameInEmailNotificationsPolicy: 168,
+  /** default_view and escape_navigates_to_default_view renamed web_home_view and web_escape_navigates_to_home_view. */
+  webHomeView: 219,
+  /** desktop_icon_count_display gains option 2, renumbered. */
+  desktopIconCountDisplayFour: 227,
+  /** required of custom profile fields. */
+  profileFieldRequired: 244,
+  /** Typing notifications only to users with receives_typing_notifications. */
+  receivesTypingNotifications: 253,
+  /** editable_by_user of custom profile fields. */
+  profileFieldEditableByUser: 296,
+  /** dense_mode removed. */
+  denseModeRemoved: 364,
+  /** web_channel_default_view gains 3 (list of topics). */
+  channelDefaultViewThree: 383,
+  /** web_channel_default_view gains 4 (top unread topic). */
+  channelDefaultViewFour: 401,
   /** ignored_parameters_unsupported on every success response. */
   ignoredParametersUnsupported: 167,
   /** DELETE /scheduled_messages/{id}. */

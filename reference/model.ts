@@ -98,6 +98,21 @@ export interface ScheduledMessage {
   delivered: boolean;
 }
 
+export type ProfileFieldType = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+
+export interface ProfileField {
+  readonly id: number;
+  name: string;
+  hint: string;
+  readonly type: ProfileFieldType;
+  /** As stored: a JSON text for List of options and External account, else "" (Zulip) or the object given (alternate). */
+  fieldData: unknown;
+  order: number;
+  displayInProfileSummary: boolean;
+  required: boolean;
+  editableByUser: boolean;
+}
+
 export interface UserGroup {
   readonly id: number;
   readonly name: string;
@@ -128,6 +143,11 @@ export class Realm {
   readonly channels = new Map<ChannelId, Channel>();
   readonly messages = new Map<MessageId, Message>();
   readonly scheduledMessages = new Map<ScheduledMessageId, ScheduledMessage>();
+  readonly profileFields = new Map<number, ProfileField>();
+  /** The settings new users start with (spec "User settings defaults"); set when the realm is built. */
+  userSettingsDefaults: Record<string, SettingValue> = {};
+  /** The settings of a new organization at the realm's level, before any change of the defaults. */
+  initialUserSettings: Readonly<Record<string, SettingValue>> = {};
   readonly userGroups: UserGroup[] = [];
   readonly queues = new Map<string, EventQueue>();
   readonly clock = new Clock();
@@ -139,7 +159,7 @@ export class Realm {
   workerDownUntil = -Infinity;
   /** The bot that tells users about messages that could not be sent; set when the realm is built. */
   notificationBot: User | null = null;
-  private readonly counters = { user: 0, channel: 0, message: 0, draft: 0, scheduledMessage: 0 };
+  private readonly counters = { user: 0, channel: 0, message: 0, draft: 0, scheduledMessage: 0, profileField: 0 };
   /** The alternate dialect's last scattered IDs, from different seeds. */
   private readonly scattered = { draft: 1, scheduledMessage: 7 };
 
@@ -168,6 +188,9 @@ export class Realm {
   }
   nextMessageId(): MessageId {
     return (this.counters.message += this.alternate('general.ids-ascend') ? 1 + (this.counters.message % 3) : 1) as MessageId;
+  }
+  nextProfileFieldId(): number {
+    return (this.counters.profileField += this.alternate('general.ids-ascend') ? 3 : 1);
   }
   nextDraftId(): DraftId {
     return this.scatteredId('draft', this.fault('general.ids-ascend')) as DraftId;

@@ -4,10 +4,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as channels from './channels.js';
 import * as core from './core.js';
+import * as defaults from './defaults.js';
 import * as drafts from './drafts.js';
+import * as fields from './fields.js';
 import * as flags from './flags.js';
 import * as messages from './messages.js';
 import * as scheduled from './scheduled.js';
+import * as typing from './typing.js';
+import * as users from './users.js';
 import type { Dialect } from './dialect.js';
 import type { FaultSet } from './faults.js';
 import { buildRealm, readFixture, type Fixture } from './fixture.js';
@@ -22,6 +26,14 @@ export const ROUTES: readonly Route[] = [
   { path: api('/register'), methods: { POST: core.register } },
   { path: api('/events'), methods: { GET: core.getEvents, DELETE: core.deleteQueue } },
   { path: api('/users/me'), methods: { GET: core.getOwnUser } },
+  { path: api('/users'), methods: { POST: users.createUser } },
+  { path: api('/typing'), methods: { POST: typing.setTypingStatus } },
+  {
+    path: api('/realm/user_settings_defaults'), methods: { PATCH: defaults.updateRealmUserDefaults },
+    since: { PATCH: BEHAVIOURS.realmUserSettingsDefaults }, ignoredParametersSince: BEHAVIOURS.realmUserSettingsDefaults,
+  },
+  { path: api('/realm/profile_fields'), methods: { GET: fields.getProfileFields, POST: fields.createProfileField } },
+  { path: api('/realm/profile_fields/{field_id:int}'), methods: { DELETE: fields.deleteProfileField } },
   // ignored_parameters_unsupported was introduced for this one settings operation at level 78.
   { path: api('/settings'), methods: { PATCH: core.updateSettings }, ignoredParametersSince: 78 },
   { path: api('/users/me/subscriptions'), methods: { GET: channels.getSubscriptions, POST: channels.subscribe, DELETE: channels.unsubscribe } },
@@ -42,6 +54,7 @@ export const ROUTES: readonly Route[] = [
     since: { PATCH: BEHAVIOURS.editScheduledMessage, DELETE: BEHAVIOURS.deleteScheduledMessage },
   },
   { path: '/reference/clock', methods: { POST: core.advanceClock } },
+  { path: '/reference/api_key', methods: { POST: users.referenceApiKey } },
 ];
 
 export interface ReferenceOptions {

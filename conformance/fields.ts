@@ -1,0 +1,365 @@
+// Checks of custom profile fields (spec "Resources: Custom profile field", "Endpoints 4. Create
+// a custom profile field", "Limits"). The run's fields carry its prefix and are deleted at the
+// end; fields the organization had are counted, never changed.
+
+import fc from 'fast-check';
+import type { ParamList, Response } from './client.js';
+import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { pollEvents, registerQueue, type SpecOperation } from './world.js';
+
+interface Listed {
+  id: number;
+  name: string;
+  type: number;
+  hint: string;
+  field_data?: unknown;
+  display_in_profile_summary?: boolean;
+  required?: boolean;
+  editable_by_user?: boolean;
+}
+
+const LONG_TEXT = 2;
+const SELECT = 3;
+const USER = 6;
+const EXTERNAL_ACCOUNT = 7;
+
+/** The field types of the level: Pronouns (8) from 151. */
+const typesAt = (level: number) => (level >= 151 ? [1, 2, 3, 4, 5, 6, 7, 8] : [1, 2, 3, 4, 5, 6, 7]);
+/**
+ * Types a must check can create: External account (7) has a field_data whose shape the spec
+ * leaves unstabilized, so no request for it is one the spec makes valid.
+ */
+const creatableTypes = (level: number) => typesAt(level).filter((type) => type !== EXTERNAL_ACCOUNT);
+const summaryTypes = (level: number) => creatableTypes(level).filter((type) => type !== LONG_TEXT && type !== USER);
+
+/** The flags of the spec with their levels. */
+const FLAGS = [['display_in_profile_summary', 146], ['required', 244], ['editable_by_user', 296]] as const;
+
+async function listFields(context: Context): Promise<Listed[]> {
+  const body = succeeded(await context.call('member', 'GET', '/realm/profile_fields'), 'GET /realm/profile_fields');
+  expect(Array.isArray(body.custom_fields), `GET /realm/profile_fields: no custom_fields list: ${JSON.stringify(body).slice(0, 300)}`);
+  return body.custom_fields;
+}
+
+const ours = (context: Context, fields: readonly Listed[]) => fields.filter((field) => String(field.name).includes(context.prefix));
+const summaryCount = (fields: readonly Listed[]) => fields.filter((field) => field.display_in_profile_summary === true).length;
+
+async function removeFields(context: Context, ids: readonly number[]): Promise<void> {
+  for (const id of ids) await context.cleanup.now(`delete profile field ${id}`, () => context.call('admin', 'DELETE', `/realm/profile_fields/${id}`));
+}
+
+/** Whatever the run's checks leave, the end of the run deletes (every field named with the prefix). */
+function sweepAtEnd(context: Context): Promise<void> {
+  return context.memo('fields-sweep', async () => context.cleanup.atEnd('delete the run\'s profile fields', async () => {
+    await removeFields(context, ours(context, await listFields(context)).map((field) => field.id));
+  }));
+}
+
+let serial = 0;
+/** A name of the run's: the prefix and a serial, well inside any server's limit. */
+const fieldName = (context: Context) => `${context.prefix} f${serial++}`;
+
+/** Options of a List of options field: keyed by identifier, each with text and order strings. */
+const options = fc.uniqueArray(fc.stringMatching(/^[a-z][a-z ]{0,10}[a-z]$/), { minLength: 1, maxLength: 4 })
+  .map((texts) => Object.fromEntries(texts.map((text, index) => [String(index), { text, order: String(index + 1) }])));
+
+/** A create the spec makes valid, out of the summary: of a creatable type, with the flags of the level. */
+function validCreate(context: Context): fc.Arbitrary<ParamList> {
+  const flags = FLAGS.filter(([name, since]) => name !== 'display_in_profile_summary' && context.level >= since);
+  return fc.record({
+    field_type: fc.constantFrom(...creatableTypes(context.level)),
+    hint: fc.stringMatching(/^[A-Za-z][A-Za-z ,.]{0,18}[a-z.]$/),
+    options,
+    flags: fc.tuple(...flags.map(() => fc.option(fc.boolean(), { nil: undefined }))),
+  }).map(({ field_type, hint, options: data, flags: values }) => {
+    const params: ParamList = { name: fieldName(context), hint, field_type };
+    if (field_type === SELECT) params.field_data = data;
+    flags.forEach(([name], index) => {
+      if (values[index] !== undefined) params[name] = values[index];
+    });
+    return params;
+  });
+}
+
+/** Creates as an administrator and reads the list before and after; what the request made is removed by the caller or the sweep. */
+async function create(context: Context, params: ParamList): Promise<{ response: Response; before: Listed[]; after: Listed[]; made: Listed[] }> {
+  await sweepAtEnd(context);
+  const before = await listFields(context);
+  const response = await context.call('admin', 'POST', '/realm/profile_fields', params);
+  const after = await listFields(context);
+  const made = after.filter((field) => !before.some((old) => old.id === field.id));
+  return { response, before, after, made };
+}
+
+/** The create must be refused and leave the organization's fields as they were. */
+async function refusedCreatingNothing(context: Context, params: ParamList, what: string) {
+  const { response, made } = await create(context, params);
+  await removeFields(context, made.map((field) => field.id));
+  expect(made.length === 0, `${what} was answered ${response.status} ${response.text.slice(0, 200)}, yet it created ${JSON.stringify(made)}`);
+  return refused(response, what);
+}
+
+/** field_data as listed: Zulip lists a JSON string, others may list the object. */
+function fieldData(field: Listed): unknown {
+  if (typeof field.field_data !== 'string') return field.field_data;
+  try {
+    return field.field_data === '' ? {} : JSON.parse(field.field_data);
+  } catch {
+    return field.field_data;
+  }
+}
+
+const fewer = (context: Context, most: number) => Math.min(context.options.runs, most);
+
+// ---- Checks of what the spec states ---------------------------------------------------------
+
+const mustChecks: Check[] = [
+  check('fields.create-returns-id', async (context) => {
+    await context.property(validCreate(context), async (params) => {
+      const { response, made } = await create(context, params);
+      try {
+        const body = succeeded(response, `POST /realm/profile_fields ${JSON.stringify(params)}`);
+        expect(Number.isInteger(body.id), `the create answered without an integer id: ${JSON.stringify(body)}`);
+        const field = made.find((candidate) => candidate.id === body.id);
+        expect(field, `the create answered id ${body.id}, but GET /realm/profile_fields lists no such new field (new: ${JSON.stringify(made)})`);
+        const wrong: string[] = [];
+        for (const key of ['name', 'hint'] as const) if (field[key] !== params[key]) wrong.push(`${key} ${JSON.stringify(field[key])}, sent ${JSON.stringify(params[key])}`);
+        if (field.type !== params.field_type) wrong.push(`type ${field.type}, sent ${params.field_type}`);
+        for (const [name] of FLAGS) if (params[name] !== undefined && field[name] !== params[name]) wrong.push(`${name} ${JSON.stringify(field[name])}, sent ${params[name]}`);
+        expect(wrong.length === 0, `field ${body.id} is listed with ${wrong.join('; ')}`);
+      } finally {
+        await removeFields(context, made.map((field) => field.id));
+      }
+    }, fewer(context, 16));
+  }),
+
+  check('fields.field-type-required', async (context) => {
+    await context.property(validCreate(context), async ({ field_type: _dropped, field_data: _data, ...params }) => {
+      await refusedCreatingNothing(context, params, `POST /realm/profile_fields without field_type ${JSON.stringify(params)}`);
+    }, fewer(context, 5));
+  }),
+
+  check('fields.field-type-values', async (context) => {
+    const valid = typesAt(context.level);
+    // The neighbours of the range every time, then generated values.
+    const edges = [0, valid.length + 1, ...(context.level < 151 ? [8] : [])];
+    for (const type of edges) await refusedCreatingNothing(context, { name: fieldName(context), field_type: type }, `field_type ${type}`);
+    const outside = fc.oneof(fc.constantFrom<unknown>(-1, 100, 1.5, '"1"', 'one', true), fc.integer({ min: -1000, max: 1000 }))
+      .filter((type) => !valid.includes(type as number));
+    await context.property(fc.tuple(validCreate(context), outside), async ([params, type]) => {
+      await refusedCreatingNothing(context, { ...params, field_type: type as number }, `field_type ${JSON.stringify(type)}`);
+    }, fewer(context, 10));
+  }),
+
+  check('fields.summary-limit', async (context) => {
+    await context.property(fc.array(fc.constantFrom(...summaryTypes(context.level)), { minLength: 3, maxLength: 3 }), async (types) => {
+      const made: number[] = [];
+      try {
+        const start = summaryCount(await listFields(context));
+        for (const type of types.slice(0, Math.max(0, 2 - start))) {
+          const { response, made: now } = await create(context, { name: fieldName(context), field_type: type, display_in_profile_summary: true, ...(type === SELECT ? { field_data: { 0: { text: 'one', order: '1' } } } : {}) });
+          made.push(...now.map((field) => field.id));
+          succeeded(response, `a summary field of type ${type} with ${made.length - 1 + start} of 2 places taken`);
+        }
+        const type = types[2]!;
+        const full = summaryCount(await listFields(context));
+        await refusedCreatingNothing(context, { name: fieldName(context), field_type: type, display_in_profile_summary: true, ...(type === SELECT ? { field_data: { 0: { text: 'one', order: '1' } } } : {}) }, `a summary field of type ${type} with ${full} summary fields in the organization`);
+      } finally {
+        await removeFields(context, made);
+      }
+    }, fewer(context, 4));
+  }),
+
+  check('fields.summary-types', async (context) => {
+    const count = summaryCount(await listFields(context));
+    if (count >= 2) throw new Skip(`the organization has ${count} summary fields the run did not make: a refusal could not tell the type rule from the limit`);
+    await context.property(fc.tuple(fc.constantFrom(LONG_TEXT, USER), validCreate(context)), async ([type, params]) => {
+      await refusedCreatingNothing(context, { ...params, field_type: type, field_data: undefined, display_in_profile_summary: true }, `a summary field of type ${type}`);
+    }, fewer(context, 6));
+  }),
+
+  check('fields.select-options', async (context) => {
+    const spoilers = fc.constantFrom('no text', 'no order', 'text not a string', 'order not a string');
+    await context.property(fc.tuple(options, spoilers, fc.nat()), async ([data, spoiler, at]) => {
+      const { response, made } = await create(context, { name: fieldName(context), field_type: SELECT, field_data: data });
+      try {
+        const body = succeeded(response, `a List of options with ${JSON.stringify(data)}`);
+        const field = made.find((candidate) => candidate.id === body.id);
+        expect(field && JSON.stringify(fieldData(field)) === JSON.stringify(data), `the List of options ${JSON.stringify(data)} is listed with field_data ${JSON.stringify(field?.field_data)}`);
+      } finally {
+        await removeFields(context, made.map((field) => field.id));
+      }
+      const keys = Object.keys(data);
+      const key = keys[at % keys.length]!;
+      const option: Record<string, unknown> = { ...data[key] };
+      if (spoiler === 'no text') delete option.text;
+      else if (spoiler === 'no order') delete option.order;
+      else if (spoiler === 'text not a string') option.text = 7;
+      else option.order = 1;
+      await refusedCreatingNothing(context, { name: fieldName(context), field_type: SELECT, field_data: { ...data, [key]: option } }, `a List of options whose option ${key} has ${spoiler}`);
+    }, fewer(context, 8));
+  }),
+
+  check('fields.flags-at-their-levels', async (context) => {
+    // Every flag the level lacks, true: below 146 display_in_profile_summary on a Long text field is no reason to refuse.
+    const flags = FLAGS.filter(([, since]) => context.level < since);
+    await context.property(fc.constantFrom(...creatableTypes(context.level).filter((type) => type !== SELECT)), async (type) => {
+      const params: ParamList = { name: fieldName(context), field_type: type, ...Object.fromEntries(flags.map(([name]) => [name, true])) };
+      if (context.level < 146) params.field_type = LONG_TEXT;
+      const { response, made } = await create(context, params);
+      try {
+        const body = succeeded(response, `POST /realm/profile_fields at level ${context.level} with ${flags.map(([name]) => name).join(', ')}`);
+        expect(made.length === 1, `the create succeeded but ${made.length} fields were made`);
+        if (context.level >= 167) {
+          const listed = body.ignored_parameters_unsupported;
+          const names = flags.map(([name]) => name).sort();
+          expect(Array.isArray(listed) && names.every((name) => listed.includes(name)), `at level ${context.level}, ${names.join(', ')} should be named in ignored_parameters_unsupported: ${JSON.stringify(listed)}`);
+        }
+      } finally {
+        await removeFields(context, made.map((field) => field.id));
+      }
+    }, fewer(context, 6));
+  }),
+
+  check('fields.summary-count-follows-model', async (context) => {
+    const create = fc.tuple(fc.constantFrom(...creatableTypes(context.level)), fc.boolean()).map(([type, summary]) => new CreateField(type, summary));
+    const remove = fc.nat().map((position) => new DeleteField(position));
+    await context.property(fc.commands([create, create, remove], { maxCommands: 8 }), async (commands) => {
+      const model: FieldsModel = { foreign: summaryCount((await listFields(context)).filter((field) => !String(field.name).includes(context.prefix))), ours: [] };
+      try {
+        await fc.asyncModelRun(() => ({ model, real: context }), commands);
+      } finally {
+        await removeFields(context, model.ours.map((field) => field.id));
+      }
+    }, fewer(context, 8));
+  }),
+];
+
+interface FieldsModel {
+  /** Summary fields the run did not make. */
+  readonly foreign: number;
+  ours: Array<{ id: number; summary: boolean }>;
+}
+
+const modelCount = (model: FieldsModel) => model.foreign + model.ours.filter((field) => field.summary).length;
+
+async function agreeWithModel(model: FieldsModel, context: Context, after: string) {
+  const count = summaryCount(await listFields(context));
+  expect(count === modelCount(model), `after ${after}: the organization has ${count} summary fields, the model ${modelCount(model)}`);
+}
+
+class CreateField implements fc.AsyncCommand<FieldsModel, Context> {
+  constructor(readonly type: number, readonly summary: boolean) {}
+  check = () => true;
+  async run(model: FieldsModel, context: Context) {
+    const params: ParamList = { name: fieldName(context), field_type: this.type, display_in_profile_summary: this.summary, ...(this.type === SELECT ? { field_data: { 0: { text: 'one', order: '1' } } } : {}) };
+    const { response, made } = await create(context, params);
+    for (const field of made) model.ours.push({ id: field.id, summary: field.display_in_profile_summary === true });
+    const allowed = !this.summary || (modelCount({ ...model, ours: model.ours.filter((field) => !made.some((m) => m.id === field.id)) }) < 2 && this.type !== LONG_TEXT && this.type !== USER);
+    if (allowed) succeeded(response, String(this));
+    else {
+      refused(response, `${String(this)} (the spec refuses it)`);
+      expect(made.length === 0, `${this} was refused, yet it created ${JSON.stringify(made)}`);
+    }
+    await agreeWithModel(model, context, String(this));
+  }
+  toString = () => `create a field of type ${this.type}${this.summary ? ' in the summary' : ''}`;
+}
+
+class DeleteField implements fc.AsyncCommand<FieldsModel, Context> {
+  constructor(readonly position: number) {}
+  check = (model: Readonly<FieldsModel>) => model.ours.length > 0;
+  async run(model: FieldsModel, context: Context) {
+    const [field] = model.ours.splice(this.position % model.ours.length, 1);
+    succeeded(await context.call('admin', 'DELETE', `/realm/profile_fields/${field!.id}`), String(this));
+    await agreeWithModel(model, context, String(this));
+  }
+  toString = () => `delete the run's field #${this.position} (counted round the list)`;
+}
+
+// ---- Checks of the decisions ---------------------------------------------------------------
+
+const decisionChecks: Check[] = [
+  check('fields.name-rules', async (context) => {
+    const name = fieldName(context);
+    refusedExactly((await create(context, { name: '  ', field_type: 1 })).response, 'a blank name', 'Label cannot be blank.');
+    refusedExactly((await create(context, { name: `${name}${'x'.repeat(40)}`, field_type: 1 })).response, 'a name of over 40 characters', 'name is too long (limit: 40 characters)');
+    refusedExactly((await create(context, { name, hint: 'h'.repeat(81), field_type: 1 })).response, 'a hint of 81 characters', 'hint is too long (limit: 80 characters)');
+    const { response, made } = await create(context, { name: ` ${name} `, field_type: 1 });
+    try {
+      succeeded(response, 'a name with surrounding spaces');
+      expect(made[0]?.name === name, `the name " ${name} " is listed as ${JSON.stringify(made[0]?.name)}`);
+      refusedExactly((await create(context, { name, field_type: 4 })).response, 'a name in use', 'A field with that label already exists.');
+    } finally {
+      await removeFields(context, made.map((field) => field.id));
+    }
+  }),
+
+  check('fields.field-data-rules', async (context) => {
+    refusedExactly((await create(context, { name: fieldName(context), field_type: SELECT, field_data: {} })).response, 'a List of options without options', 'Field must have at least one choice.');
+    refusedExactly((await create(context, { name: fieldName(context), field_type: SELECT, field_data: { 0: { text: 'a', order: '1' }, 1: { text: 'a', order: '2' } } })).response, 'two options with one text', 'Field must not have duplicate choices.');
+    refusedExactly((await create(context, { name: fieldName(context), field_type: EXTERNAL_ACCOUNT, field_data: { subtype: 'myspace' } })).response, 'an unknown subtype', 'Invalid external account type');
+    const made: number[] = [];
+    try {
+      const external = await create(context, { name: fieldName(context), field_type: EXTERNAL_ACCOUNT, field_data: { subtype: 'github' } });
+      made.push(...external.made.map((field) => field.id));
+      succeeded(external.response, 'an External account of subtype github');
+      expect(JSON.stringify(fieldData(external.made[0]!)) === '{"subtype":"github"}', `listed with field_data ${JSON.stringify(external.made[0]?.field_data)}`);
+      const text = await create(context, { name: fieldName(context), field_type: 1, field_data: { ignored: 'yes' } });
+      made.push(...text.made.map((field) => field.id));
+      expect(text.made[0]?.field_data === '', `a Short text field given field_data is listed with ${JSON.stringify(text.made[0]?.field_data)}, not ""`);
+    } finally {
+      await removeFields(context, made);
+    }
+  }),
+
+  check('fields.error-texts', async (context) => {
+    refusedExactly((await create(context, { name: fieldName(context) })).response, 'without field_type', "Missing 'field_type' argument", 400, 'REQUEST_VARIABLE_MISSING');
+    refusedExactly((await create(context, { name: fieldName(context), field_type: 9 })).response, 'field_type 9', 'Invalid field type.');
+    refusedExactly((await context.call('member', 'POST', '/realm/profile_fields', { name: fieldName(context), field_type: 1 })), 'as a member', 'Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
+    if (context.level < 146) return;
+    refusedExactly((await create(context, { name: fieldName(context), field_type: LONG_TEXT, display_in_profile_summary: true })).response, 'Long text in the summary', 'Field type not supported for display in profile summary.');
+  }),
+
+  check('fields.listing-shape', async (context) => {
+    const queue = await registerQueue(context, 'other', ['custom_profile_fields']);
+    const made: number[] = [];
+    try {
+      const { response, made: now } = await create(context, { name: fieldName(context), hint: 'shape', field_type: 1 });
+      made.push(...now.map((field) => field.id));
+      const id = succeeded(response, 'POST /realm/profile_fields').id;
+      const list = await listFields(context);
+      const orders = list.map((field: any) => field.order);
+      expect(orders.every((order: number, index: number) => index === 0 || orders[index - 1] <= order), `GET /realm/profile_fields is not ordered by order: ${JSON.stringify(orders)}`);
+      const field: any = list.find((candidate) => candidate.id === id);
+      expect(field, `the create answered id ${id}, which GET /realm/profile_fields does not list`);
+      const keys = ['id', 'name', 'type', 'hint', 'field_data', 'order', ...(context.level >= 244 ? ['required'] : []), ...(context.level >= 296 ? ['editable_by_user'] : [])].sort();
+      expect(JSON.stringify(Object.keys(field).sort()) === JSON.stringify(keys) && field.field_data === '' && field.order === id, `the new field is listed as ${JSON.stringify(field)}; expected the keys ${keys.join(', ')}, field_data "" and order ${id}`);
+      const [event] = await pollEvents(context, 'other', queue, (seen) => seen.length > 0);
+      expect(event?.type === 'custom_profile_fields' && JSON.stringify(event.fields) === JSON.stringify(list), `the event is ${JSON.stringify(event)}; expected {type: "custom_profile_fields", fields: the whole list}`);
+    } finally {
+      await removeFields(context, made);
+      await queue.remove();
+    }
+  }, ['events']),
+];
+
+export const FIELDS_CHECKS: readonly Check[] = [...mustChecks, ...decisionChecks];
+
+export const FIELDS_OPERATIONS: readonly SpecOperation[] = [
+  {
+    name: 'POST /realm/profile_fields', since: 1, as: 'admin',
+    async prepare(context) {
+      await sweepAtEnd(context);
+      const before = new Set((await listFields(context)).map((field) => field.id));
+      const name = fieldName(context);
+      return {
+        method: 'POST', path: '/realm/profile_fields',
+        valid: { name, field_type: 1 },
+        invalid: { path: '/realm/profile_fields', params: { name, field_type: 99 } },
+        observe: async () => JSON.stringify(ours(context, await listFields(context)).map((field) => field.id).sort((a, b) => a - b)),
+        undo: async () => removeFields(context, ours(context, await listFields(context)).filter((field) => !before.has(field.id)).map((field) => field.id)),
+      };
+    },
+  },
+];

@@ -1,0 +1,91 @@
+// Checks of typing notifications (spec: receives_typing_notifications, "Events"): from level
+// 253 they reach only users who receive them. The run turns the setting off for member and
+// puts it back.
+
+import fc from 'fast-check';
+import type { Role } from './client.js';
+import { check, expect, succeeded, Skip, type Check, type Context } from './harness.js';
+import { createChannel, pollEvents, registerQueue, type Queue } from './world.js';
+
+/** Event names are not shown: a typing notification is an event whose type speaks of typing. */
+const isTyping = (event: any) => /typing/i.test(String(event.type));
+
+/** A queue for every event, that also declares it understands channel typing (Zulip sends those only then). */
+async function typingQueue(context: Context, as: Role): Promise<Queue> {
+  return registerQueue(context, as, null, { stream_typing_notifications: true });
+}
+
+/** member's receives_typing_notifications, switched off for the check and put back. */
+async function withReceivingOff(context: Context, run: () => Promise<void>): Promise<void> {
+  const state = succeeded(await context.call('member', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['user_settings'] }), 'POST /register');
+  await context.cleanup.now('delete the probe queue', () => context.call('member', 'DELETE', '/events', { queue_id: state.queue_id }));
+  const original = (state.user_settings ?? state).receives_typing_notifications;
+  expect(typeof original === 'boolean', `POST /register: no receives_typing_notifications in user_settings`);
+  const restore = () => context.call('member', 'PATCH', '/settings', { receives_typing_notifications: original });
+  context.cleanup.atEnd(`restore member's receives_typing_notifications=${original}`, restore);
+  succeeded(await context.call('member', 'PATCH', '/settings', { receives_typing_notifications: false }), 'PATCH /settings receives_typing_notifications=false');
+  succeeded(await context.call('admin', 'PATCH', '/settings', { receives_typing_notifications: true }), 'PATCH /settings receives_typing_notifications=true (admin)');
+  try {
+    await run();
+  } finally {
+    await restore();
+  }
+}
+
+const mustChecks: Check[] = [
+  check('typing.only-to-receivers', async (context) => {
+    const { users } = context.probe;
+    const channel = await context.memo('typing-channel', () => createChannel(context, 'typing', ['member', 'other', 'admin']));
+    await withReceivingOff(context, () => context.property(fc.tuple(fc.constantFrom('direct', 'channel'), fc.constantFrom('start', 'stop')), async ([kind, op]) => {
+      const member = await typingQueue(context, 'member');
+      const admin = await typingQueue(context, 'admin');
+      try {
+        const params = kind === 'direct'
+          ? { op, to: [users.member.id, users.admin.id] }
+          : { op, type: 'stream', stream_id: channel.id, topic: `${context.prefix} typing` };
+        succeeded(await context.call('other', 'POST', '/typing', params), `POST /typing ${JSON.stringify(params)}`);
+        // admin receives typing notifications: seeing it get one shows that member's queue could have.
+        const control = await pollEvents(context, 'admin', admin, (seen) => seen.some(isTyping));
+        if (!control.some(isTyping)) throw new Skip(`a ${kind} typing notification did not reach a recipient who receives them (admin), so its absence at member proves nothing`);
+        const seen = (await pollEvents(context, 'member', member, () => false, Math.min(context.options.eventWaitMs, 500))).filter(isTyping);
+        expect(seen.length === 0, `member turned receives_typing_notifications off, yet got a ${kind} typing notification: ${JSON.stringify(seen)}`);
+      } finally {
+        await member.remove();
+        await admin.remove();
+      }
+    }, Math.min(context.options.runs, 4)));
+  }, ['events']),
+];
+
+const decisionChecks: Check[] = [
+  check('typing.event-shape', async (context) => {
+    const { users } = context.probe;
+    const channel = await context.memo('typing-channel', () => createChannel(context, 'typing', ['member', 'other', 'admin']));
+    const declared = await typingQueue(context, 'member');
+    const plain = await registerQueue(context, 'admin', ['typing']);
+    try {
+      succeeded(await context.call('other', 'POST', '/typing', { op: 'start', to: [users.member.id, users.admin.id] }), 'POST /typing direct');
+      const [direct] = (await pollEvents(context, 'member', declared, (seen) => seen.some(isTyping))).filter(isTyping);
+      const person = (role: Role) => ({ user_id: users[role].id, email: users[role].email });
+      const expected = {
+        type: 'typing', op: 'start', message_type: context.level >= 215 ? 'direct' : 'private', sender: person('other'),
+        recipients: (['member', 'other', 'admin'] as const).map(person).sort((a, b) => a.user_id - b.user_id),
+      };
+      const { id: _id, ...shown } = direct ?? {};
+      if (Array.isArray(shown.recipients)) shown.recipients.sort((a: any, b: any) => a.user_id - b.user_id);
+      expect(JSON.stringify(shown) === JSON.stringify(expected), `the direct typing event is ${JSON.stringify(direct)}; expected ${JSON.stringify(expected)}`);
+      await pollEvents(context, 'admin', plain, () => false, 100);
+      succeeded(await context.call('other', 'POST', '/typing', { op: 'stop', type: 'stream', stream_id: channel.id, topic: 'shape' }), 'POST /typing channel');
+      const [inChannel] = (await pollEvents(context, 'member', declared, (seen) => seen.some(isTyping))).filter(isTyping);
+      expect(inChannel?.message_type === 'stream' && inChannel.stream_id === channel.id && inChannel.topic === 'shape' && inChannel.op === 'stop' && inChannel.sender?.user_id === users.other.id,
+        `the channel typing event is ${JSON.stringify(inChannel)}`);
+      const undeclared = (await pollEvents(context, 'admin', plain, () => false, 200)).filter((event) => event.message_type === 'stream');
+      expect(undeclared.length === 0, `a queue that did not declare stream_typing_notifications got ${JSON.stringify(undeclared)}`);
+    } finally {
+      await declared.remove();
+      await plain.remove();
+    }
+  }, ['events']),
+];
+
+export const TYPING_CHECKS: readonly Check[] = [...mustChecks, ...decisionChecks];

@@ -1,0 +1,49 @@
+// Users: who may do what (organization administrators), Zulip's POST /users, and the
+// reference's own endpoint to act as a user it created (outside /api/v1, like its clock).
+
+import { randomBytes } from 'node:crypto';
+import type { Request } from './http.js';
+import type { Realm, User, UserId } from './model.js';
+import { JsonError, missingArgument } from './params.js';
+
+/**
+ * Endpoints restricted to organization administrators (owners included). general.admin-only:
+ * the fault lets a member through, on the spec's endpoints 1 and 4 only.
+ */
+export function checkAdministrator(realm: Realm, user: User, specEndpoint = false): void {
+  if (realm.isAdministrator(user) || (specEndpoint && realm.fault('general.admin-only'))) return;
+  throw new JsonError('Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
+}
+
+/** Users made through POST /users, whose API keys the reference gives out. */
+const createdUsers = new WeakMap<Realm, Set<UserId>>();
+
+/** Zulip's POST /users: an administrator creates a member, who starts with the organization's defaults. */
+export function createUser({ realm, user, params }: Request) {
+  checkAdministrator(realm, user);
+  const email = params.requiredString('email').trim();
+  const fullName = params.requiredString('full_name').trim();
+  params.requiredString('password');
+  if (!/^[^@\s]+@[^@\s]+$/.test(email) || fullName === '') throw new JsonError('Bad name or username');
+  if (realm.usersByEmail.has(email.toLowerCase())) throw new JsonError(`Email '${email}' already in use`);
+  const created: User = {
+    id: realm.nextUserId(), email, fullName, apiKey: randomBytes(16).toString('hex'), role: 'member', dateJoined: Math.floor(realm.clock.now()),
+    // defaults.new-users-get-defaults
+    settings: { ...(realm.fault('defaults.new-users-get-defaults') ? realm.initialUserSettings : realm.userSettingsDefaults) },
+    alertWords: [], drafts: new Map(),
+  };
+  realm.addUser(created);
+  if (!createdUsers.has(realm)) createdUsers.set(realm, new Set());
+  createdUsers.get(realm)!.add(created.id);
+  return { user_id: created.id };
+}
+
+/** POST /reference/api_key (administrators): the API key of a user made through POST /users. */
+export function referenceApiKey({ realm, user, params }: Request) {
+  checkAdministrator(realm, user);
+  const id = params.int('user_id');
+  if (id === undefined) throw missingArgument('user_id');
+  const target = realm.users.get(id as UserId);
+  if (!target || !createdUsers.get(realm)?.has(target.id)) throw new JsonError(`No user made through POST /users has ID ${id}`);
+  return { api_key: target.apiKey };
+}
