@@ -2,7 +2,7 @@
 // custom profile field", with Zulip's GET and DELETE /realm/profile_fields to read and remove them.
 
 import { everyone } from './defaults.js';
-import { sendEvent } from './events.js';
+import { listening, sendEvent } from './events.js';
 import type { Request } from './http.js';
 import { has } from './levels.js';
 import type { ProfileField, ProfileFieldType, Realm } from './model.js';
@@ -90,7 +90,26 @@ function checkNameAndHint(realm: Realm, given: string, hint: string): string {
 /** The Zulip dialect's unique names (fields.name-rules). */
 function checkNameFree(realm: Realm, name: string): void {
   if (realm.alternate('fields.name-rules') || realm.fault('fields.name-rules')) return;
-  if ([...realm.profileFields.values()].some((field) => field.name === name)) throw new JsonError('A field with that label already exists.');
+  if (namesInUse(realm).has(name)) throw new JsonError('A field with that label already exists.');
+}
+
+/** How many fields carry each name, so that a create looks names up without a scan. */
+const fieldNames = new WeakMap<Realm, Map<string, number>>();
+function namesInUse(realm: Realm): Map<string, number> {
+  let names = fieldNames.get(realm);
+  if (!names) {
+    names = new Map();
+    for (const field of realm.profileFields.values()) names.set(field.name, (names.get(field.name) ?? 0) + 1);
+    fieldNames.set(realm, names);
+  }
+  return names;
+}
+
+function countName(realm: Realm, name: string, by: 1 | -1): void {
+  const names = namesInUse(realm);
+  const count = (names.get(name) ?? 0) + by;
+  if (count > 0) names.set(name, count);
+  else names.delete(name);
 }
 
 /** fields.listing-shape */
@@ -111,6 +130,7 @@ export function profileFieldsInOrder(realm: Realm): ProfileField[] {
 }
 
 function sendProfileFieldsEvent(realm: Realm, change: { add: ProfileField } | { remove: number }): void {
+  if (!listening(realm, 'custom_profile_fields', everyone(realm))) return;
   if (!realm.alternate('fields.listing-shape')) {
     sendEvent(realm, { type: 'custom_profile_fields', fields: profileFieldsInOrder(realm).map((field) => profileFieldDict(realm, field)) }, everyone(realm));
   } else if ('add' in change) {
@@ -154,7 +174,9 @@ export function createProfileField({ realm, user, params }: Request) {
   checkNameFree(realm, name);
   const id = realm.nextProfileFieldId();
   const field: ProfileField = { id, name, hint, type, fieldData, order: id, displayInProfileSummary: summary, required, editableByUser };
+  namesInUse(realm); // counted before the new field is in the map
   realm.profileFields.set(id, field);
+  countName(realm, name, 1);
   sendProfileFieldsEvent(realm, { add: field });
   return { id: realm.fault('fields.create-returns-id') ? id + 1 : id };
 }
@@ -169,6 +191,7 @@ export function deleteProfileField({ realm, user, path }: Request) {
   const field = realm.profileFields.get(id);
   if (!field) throw new JsonError(`Field id ${id} not found.`);
   realm.profileFields.delete(id);
+  countName(realm, field.name, -1);
   if (field.displayInProfileSummary) deletedSummary.set(realm, deletedSummaryFields(realm) + 1);
   sendProfileFieldsEvent(realm, { remove: id });
   return {};

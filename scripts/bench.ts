@@ -1,7 +1,7 @@
 // npm run bench: the reference's speed targets, measured side by side in one run.
 //  - start-up: from spawning the process to its "listening" line (target: under 300 ms);
 //  - throughput of typical operations (a batch of drafts, flags on 100 messages, a
-//    scheduled-message edit) against a bare node:http server answering a constant
+//    scheduled-message edit, a settings-defaults update, a profile-field create) against a bare node:http server answering a constant
 //    JSON body, each in its own process, under the same load (target: at least half the rate);
 //  - memory of 100k drafts (target: under 200 MB).
 // Loopback only; every loop is bounded in time.
@@ -59,6 +59,7 @@ async function main() {
   const fixture = readFixture();
   const member = fixture.users.find((user) => user.email === fixture.profile.member)!;
   const other = fixture.users.find((user) => user.email === fixture.profile.other)!;
+  const admin = fixture.users.find((user) => user.email === fixture.profile.admin)!;
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
   // Start-up, five times.
@@ -108,12 +109,24 @@ async function main() {
     body: `content=edit+${i}&topic=bench+${i % 7}&scheduled_delivery_timestamp=${inAMonth + 1000 + (i % 500)}`,
   });
 
+  const defaultsUpdate = (i: number) => ({
+    method: 'PATCH', path: '/api/v1/realm/user_settings_defaults', headers: { ...form, authorization: auth(admin.email, admin.api_key) },
+    body: `color_scheme=${(i % 3) + 1}&enter_sends=${i % 2 ? 'true' : 'false'}&web_home_view=${['inbox', 'recent_topics', 'all_messages'][i % 3]}`,
+  });
+  let fieldSerial = 0;
+  const fieldCreate = () => ({
+    method: 'POST', path: '/api/v1/realm/profile_fields', headers: { ...form, authorization: auth(admin.email, admin.api_key) },
+    body: `name=bench+${fieldSerial++}&hint=A+hint&field_type=1`,
+  });
+
   // Each scenario alternates bare and reference, ROUNDS times; each ratio pairs a reference
   // measurement with the bare one just before it, so that drift in the machine's load cancels.
   const scenarios: Array<[string, (i: number) => ReturnType<typeof draftBatch>]> = [
     ['POST /drafts, 5 drafts', draftBatch],
     ['flags on 100 messages', flags100],
     ['PATCH /scheduled_messages', scheduledEdit],
+    ['PATCH user_settings_defaults', defaultsUpdate],
+    ['POST /realm/profile_fields', fieldCreate],
   ];
   const results: Array<{ name: string; bare: number; reference: number; ratio: number; failed: number }> = [];
   for (const [name, request] of scenarios) {

@@ -1,0 +1,104 @@
+// Settings defaults, custom profile fields, typing and user creation over HTTP, in Zulip's dialect.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { TestServer } from './test-helpers.js';
+
+let server: TestServer;
+
+test.before(async () => {
+  server = await TestServer.start();
+});
+test.after(() => server.close());
+
+async function defaults(): Promise<Record<string, unknown>> {
+  return (await server.call('member', 'POST', '/register', { fetch_event_types: ['realm_user_settings_defaults'] })).body.realm_user_settings_defaults;
+}
+
+async function events(as: 'member' | 'admin' | 'other', queueId: string): Promise<any[]> {
+  return (await server.call(as, 'GET', '/events', { queue_id: queueId, last_event_id: -1, dont_block: true })).body.events;
+}
+
+test('settings defaults: administrators only; stored; one event per changed default; a bad value refuses the whole request', async () => {
+  const refusedMember = await server.call('member', 'PATCH', '/realm/user_settings_defaults', { color_scheme: 2 });
+  assert.equal([refusedMember.status, refusedMember.body.code], [400, 'UNAUTHORIZED_PRINCIPAL']);
+  const queue = (await server.call('other', 'POST', '/register', { event_types: ['realm_user_settings_defaults'] })).body.queue_id;
+  const ok = await server.call('admin', 'PATCH', '/realm/user_settings_defaults', { color_scheme: 2, emojiset: 'text', enter_sends: false, dense_mode: true });
+  assert.equal(ok.body, { result: 'success', msg: '', ignored_parameters_unsupported: ['dense_mode'] });
+  const stored = await defaults();
+  assert.equal([stored.color_scheme, stored.emojiset, stored.enter_sends, 'dense_mode' in stored], [2, 'text', false, false]);
+  assert.equal((await events('other', queue)).map((event) => [event.property, event.value]), [['color_scheme', 2], ['emojiset', 'text']]);
+  const bad = await server.call('admin', 'PATCH', '/realm/user_settings_defaults', { color_scheme: 3, web_home_view: 'nowhere' });
+  assert.equal([bad.status, bad.body.msg], [400, 'Invalid web_home_view']);
+  assert.is((await defaults()).color_scheme, 2);
+  const own = (await server.call('member', 'POST', '/register', { fetch_event_types: ['user_settings'] })).body.user_settings;
+  assert.is(own.color_scheme, 1, 'existing users keep their own settings');
+});
+
+test('settings defaults: levels decide which settings exist and which values', async () => {
+  const old = await TestServer.start({ featureLevel: 218 });
+  try {
+    const body = (await old.call('admin', 'PATCH', '/realm/user_settings_defaults', { default_view: 'all_messages', web_home_view: 'inbox', desktop_icon_count_display: 3 })).body;
+    assert.equal(body.ignored_parameters_unsupported, ['web_home_view']);
+    assert.is((await old.call('admin', 'PATCH', '/realm/user_settings_defaults', { desktop_icon_count_display: 4 })).body.result, 'error');
+    assert.is((await TestServer.start({ featureLevel: 95 }).then(async (older) => {
+      try {
+        return (await older.call('admin', 'PATCH', '/realm/user_settings_defaults', { color_scheme: 2 })).status;
+      } finally {
+        await older.close();
+      }
+    })), 404);
+  } finally {
+    await old.close();
+  }
+});
+
+test('POST /users: a new member starts with the defaults; POST /reference/api_key lets one act as them', async () => {
+  await server.call('admin', 'PATCH', '/realm/user_settings_defaults', { twenty_four_hour_time: true });
+  const created = await server.call('admin', 'POST', '/users', { email: 'newcomer@example.com', password: 'x', full_name: 'Newcomer' });
+  const key = (await server.call('admin', 'POST', '/reference/api_key', { user_id: created.body.user_id })).body.api_key;
+  const authorization = 'Basic ' + Buffer.from(`newcomer@example.com:${key}`).toString('base64');
+  const state = (await server.call(null, 'POST', '/register', { fetch_event_types: ['user_settings'] }, { headers: { authorization } })).body;
+  assert.is(state.user_settings.twenty_four_hour_time, true);
+  const fixtureUser = await server.call('admin', 'POST', '/reference/api_key', { user_id: server.userId('member') });
+  assert.is(fixtureUser.body.result, 'error', 'only users made through POST /users');
+  assert.is((await server.call('member', 'POST', '/users', { email: 'x@example.com', password: 'x', full_name: 'X' })).body.code, 'UNAUTHORIZED_PRINCIPAL');
+});
+
+test('profile fields: create, list, summary limit counting the fixture\'s field, types refused in the summary, delete', async () => {
+  const list = async () => (await server.call('member', 'GET', '/realm/profile_fields')).body.custom_fields as any[];
+  assert.equal((await list()).map((field) => [field.name, field.display_in_profile_summary ?? false]), [['Phone number', true], ['Biography', false]]);
+  const select = await server.call('admin', 'POST', '/realm/profile_fields', { name: ' Colour ', field_type: 3, field_data: { a: { text: 'Red', order: '1' } }, display_in_profile_summary: true });
+  assert.type(select.body.id, 'number');
+  const listed = (await list()).find((field) => field.id === select.body.id);
+  assert.equal([listed.name, listed.field_data, listed.order], ['Colour', '{"a":{"text":"Red","order":"1"}}', select.body.id]);
+  const third = await server.call('admin', 'POST', '/realm/profile_fields', { name: 'Third', field_type: 1, display_in_profile_summary: true });
+  assert.is(third.body.msg, 'Only 2 custom profile fields can be displayed in the profile summary.');
+  assert.is((await server.call('admin', 'DELETE', `/realm/profile_fields/${select.body.id}`)).body.result, 'success');
+  const longText = await server.call('admin', 'POST', '/realm/profile_fields', { name: 'Essay', field_type: 2, display_in_profile_summary: true });
+  assert.is(longText.body.msg, 'Field type not supported for display in profile summary.');
+  for (const [params, msg] of [
+    [{ name: 'x' }, "Missing 'field_type' argument"],
+    [{ name: 'x', field_type: 9 }, 'Invalid field type.'],
+    [{ name: '', field_type: 1 }, 'Label cannot be blank.'],
+    [{ name: 'Biography', field_type: 1 }, 'A field with that label already exists.'],
+    [{ name: 'x', field_type: 3, field_data: { a: { text: 'Red' } } }, 'order key is missing from field_data'],
+  ] as const) {
+    assert.is((await server.call('admin', 'POST', '/realm/profile_fields', params)).body.msg, msg);
+  }
+  assert.is((await list()).length, 2, 'refused creates made nothing');
+});
+
+test('typing: events only for recipients who receive them; channel typing only for queues that declared it', async () => {
+  const register = async (as: 'member' | 'admin', capabilities = {}) => (await server.call(as, 'POST', '/register', { event_types: ['typing'], client_capabilities: capabilities })).body.queue_id;
+  await server.call('member', 'PATCH', '/settings', { receives_typing_notifications: false });
+  const member = await register('member');
+  const admin = await register('admin', { stream_typing_notifications: true });
+  assert.is((await server.call('other', 'POST', '/typing', { op: 'start', to: [server.userId('member'), server.userId('admin')] })).body.result, 'success');
+  assert.equal(await events('member', member), []);
+  const [event] = await events('admin', admin);
+  assert.equal([event.type, event.op, event.message_type, event.sender.user_id, event.recipients.length], ['typing', 'start', 'direct', server.userId('other'), 3]);
+  await server.call('member', 'PATCH', '/settings', { receives_typing_notifications: true });
+});
+
+test.run();
