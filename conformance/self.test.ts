@@ -59,6 +59,33 @@ test('every rule has a seeded fault named after it', () => {
 });
 
 for (const dialect of DIALECTS) {
+  test(`a whole run leaves the organization as it found it, ${dialect} dialect`, async () => {
+    const reference = await startReference({ port: 0, dialect });
+    try {
+      const { realm } = reference;
+      // The users the run may create cannot be deleted: the users it found are compared.
+      const found = [...realm.users.values()];
+      const snapshot = () => JSON.stringify({
+        defaults: realm.userSettingsDefaults,
+        settings: found.map((user) => [user.email, user.settings]),
+        fields: [...realm.profileFields.values()],
+        drafts: found.map((user) => [...user.drafts.values()]),
+        scheduled: [...realm.scheduledMessages.values()].filter((scheduled) => !scheduled.delivered),
+        channels: [...realm.channels.values()].filter((channel) => !channel.isArchived).map((channel) => [channel.name, [...channel.subscribers]]),
+      });
+      const before = snapshot();
+      const profile = targetProfile(reference.fixture, reference.url);
+      const report = await runSuite({
+        target: reference.url, credentials: profile.users, embedded: true, seed: 5, runs: 3, only: null, replayPath: null,
+        decisions: dialect === 'zulip', rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
+      });
+      assert.equal(report.cleanup.problems, []);
+      assert.is(snapshot(), before);
+    } finally {
+      await reference.close();
+    }
+  });
+
   for (const level of BOUNDARY_LEVELS) {
     test(`the suite passes against the reference at feature level ${level}, ${dialect} dialect`, async () => {
       const report = await suiteAgainstReference({ featureLevel: level, dialect }, 3);
