@@ -5,6 +5,9 @@ export class Cleanup {
   private readonly steps: Array<{ what: string; run: () => Promise<unknown> }> = [];
   readonly problems: string[] = [];
 
+  /** The client, told while a step runs, so that it may retry a DELETE as it retries a GET. */
+  constructor(private readonly client: { cleaningUp: number } = { cleaningUp: 0 }) {}
+
   /** Registers a step for the end of the run; the last registered runs first. */
   atEnd(what: string, run: () => Promise<unknown>): void {
     this.steps.push({ what, run });
@@ -12,10 +15,13 @@ export class Cleanup {
 
   /** Runs a step now; a problem is noted, not thrown. */
   async now(what: string, run: () => Promise<unknown>): Promise<void> {
+    this.client.cleaningUp++;
     try {
       await run();
     } catch (error) {
       this.problems.push(`${what}: ${(error as Error).message}`);
+    } finally {
+      this.client.cleaningUp--;
     }
   }
 

@@ -95,6 +95,50 @@ test('an unreachable target or a refused credential ends the run with exit 2', a
   assert.is(usage.code, 2);
 });
 
+test('--smoke: every applicable must rule in at most 1,200 requests, each rule saying how many it used', async () => {
+  const json = join(directory, 'smoke.json');
+  const result = await run(['--smoke', '--seed', '9', '--json', json]);
+  assert.is(result.code, 0, result.stdout + result.stderr);
+  const report = JSON.parse(readFileSync(json, 'utf8'));
+  assert.ok(report.smoke);
+  assert.ok(report.requests <= 1200, `${report.requests} requests`);
+  for (const rule of report.rules) {
+    assert.type(rule.requests, 'number');
+    if (rule.severity === 'must') assert.ok(rule.status === 'pass' || /feature level/.test(rule.message), `${rule.id}: ${rule.status} ${rule.message}`);
+  }
+  assert.is(report.rules.reduce((sum: number, rule: any) => sum + rule.requests, 0) <= report.requests, true);
+});
+
+test('--sweep-only removes what earlier runs left, by the prefix form, says what, and nothing else', async () => {
+  const reference = await startReference({ port: 0 });
+  const profile = targetProfile(reference.fixture, reference.url);
+  const profilePath = join(directory, 'sweep-profile.json');
+  writeFileSync(profilePath, JSON.stringify(profile));
+  const call = async (role: 'admin' | 'member', method: string, path: string, params: Record<string, unknown>) => {
+    const { email, api_key } = profile.users[role];
+    const body = new URLSearchParams(Object.entries(params).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]));
+    const response = await fetch(`${reference.url}/api/v1${path}`, { method, body: method === 'GET' ? undefined : body, headers: { authorization: 'Basic ' + Buffer.from(`${email}:${api_key}`).toString('base64') } });
+    return response.json() as Promise<any>;
+  };
+  try {
+    const left = 'tcc0badcafe';
+    await call('member', 'POST', '/drafts', { drafts: [{ type: '', to: [], topic: '', content: `${left} forgotten` }, { type: '', to: [], topic: '', content: 'mine, not the suite\'s' }] });
+    await call('member', 'POST', '/scheduled_messages', { type: 'direct', to: [reference.realm.usersByEmail.get(profile.users.member.email)!.id], content: `${left} later`, scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 86_400 });
+    await call('admin', 'POST', '/realm/profile_fields', { name: `${left} field`, field_type: 1 });
+    await call('member', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: `${left}-channel` }] });
+    const result = await run(['--sweep-only', '--profile', profilePath]);
+    assert.is(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /4 removed, 0 problems/);
+    assert.match(result.stdout, /removed channel \d+ \(tcc0badcafe-channel\), archived/);
+    const drafts = (await call('member', 'GET', '/drafts', {})).drafts.map((draft: any) => draft.content);
+    assert.equal(drafts, ['mine, not the suite\'s']);
+    assert.equal((await call('member', 'GET', '/scheduled_messages', {})).scheduled_messages, []);
+    assert.not.ok((await call('admin', 'GET', '/realm/profile_fields', {})).custom_fields.some((field: any) => field.name.startsWith(left)));
+  } finally {
+    await reference.close();
+  }
+});
+
 test('the expectations file turns a known failure into an expected one', async () => {
   const expectations = join(directory, 'expect.json');
   writeFileSync(expectations, JSON.stringify({ server: 'test', expected_failures: { 'drafts.drafts-parameter-optional': 'known' } }));

@@ -50,11 +50,25 @@ export interface Response {
 /** A problem of the harness or the network, never the server's failure. */
 export class HarnessError extends Error {}
 
+/** A reset, a timeout or a gateway's 502/503/504 on a request that could not be retried: the check cannot tell what happened. */
+export class TransientError extends HarnessError {}
+
+/** Answers that come from a gateway in front of the server, not from the server. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
 export interface ClientOptions {
   /** Requests per second at most; 0 for no bound. */
   readonly rate: number;
   readonly timeoutMs: number;
+  /** How long to wait before the first retry of an idempotent request; doubled each time. */
+  readonly backoffMs?: number;
 }
+
+/** How many times an idempotent request is tried after a transient fault. */
+const RETRIES = 4;
+
+/** Requests whose repetition has no other effect than the first: a second queue, the same subscription, the same value. */
+const REPEATABLE = new Set(['POST /register', 'POST /users/me/subscriptions']);
 
 const ENV_NAMES: Record<Role, string> = { admin: 'ADMIN', member: 'MEMBER', other: 'OTHER' };
 
@@ -69,6 +83,10 @@ export class Client {
   count = 0;
   /** The target's time in seconds, from the Date header of its latest answer; null before any. */
   serverTime: number | null = null;
+  /** Set while cleaning up: DELETE is then retried like GET (its second answer may be "does not exist", which cleanup ignores). */
+  cleaningUp = 0;
+  /** Transient faults met, retried or not. */
+  transients = 0;
 
   constructor(
     readonly baseUrl: string,
@@ -105,7 +123,7 @@ export class Client {
   }
 
   /** A call to the API as one of the profile's users, with forged credentials, or without any (null). */
-  async call(as: Caller, method: string, path: string, params: ParamList = {}): Promise<Response> {
+  async call(as: Caller, method: string, path: string, params: ParamList = {}, options: { readonly repeatable?: boolean } = {}): Promise<Response> {
     const form = encodeForm(params);
     const apiPath = path.startsWith('/reference/') ? path : `/api/v1${path}`;
     const query = method === 'GET' && form.length > 0 ? `?${new URLSearchParams(form as [string, string][])}` : '';
@@ -119,10 +137,33 @@ export class Client {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(form as [string, string][]).toString();
     }
+    // GET, DELETE while cleaning up, PATCH (every PATCH of this API sets values), and what the
+    // caller knows to be safe to repeat (registering a queue, subscribing) are retried after a
+    // transient fault.
+    const idempotent = method === 'GET' || method === 'PATCH' || (method === 'DELETE' && this.cleaningUp > 0) || options.repeatable === true || REPEATABLE.has(`${method} ${path}`);
     for (let attempt = 0; ; attempt++) {
       await this.waitForSlot();
-      const response = await this.send(method, this.prefix + apiPath + query, headers, body);
+      let response: Response;
+      try {
+        response = await this.send(method, this.prefix + apiPath + query, headers, body);
+      } catch (error) {
+        this.count++;
+        this.transients++;
+        if (idempotent && attempt < RETRIES) {
+          await sleep((this.options.backoffMs ?? 250) * 2 ** attempt);
+          continue;
+        }
+        throw new TransientError(`${(error as Error).message}${idempotent ? ` (after ${attempt + 1} tries)` : ' (not retried: the request may have taken effect)'}`);
+      }
       this.count++;
+      if (GATEWAY_STATUSES.has(response.status)) {
+        this.transients++;
+        if (idempotent && attempt < RETRIES) {
+          await sleep((this.options.backoffMs ?? 250) * 2 ** attempt);
+          continue;
+        }
+        throw new TransientError(`${method} ${path}: a gateway answered ${response.status}${idempotent ? ` ${attempt + 1} times` : ' (not retried: the request may have taken effect)'}`);
+      }
       const date = Date.parse(String(response.headers.date ?? ''));
       if (Number.isFinite(date)) this.serverTime = Math.floor(date / 1000);
       if (response.status === 429 && attempt < 5) {

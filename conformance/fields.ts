@@ -48,13 +48,6 @@ async function removeFields(context: Context, ids: readonly number[]): Promise<v
   for (const id of ids) await context.cleanup.now(`delete profile field ${id}`, () => context.call('admin', 'DELETE', `/realm/profile_fields/${id}`));
 }
 
-/** Whatever the run's checks leave, the end of the run deletes (every field named with the prefix). */
-function sweepAtEnd(context: Context): Promise<void> {
-  return context.memo('fields-sweep', async () => context.cleanup.atEnd('delete the run\'s profile fields', async () => {
-    await removeFields(context, ours(context, await listFields(context)).map((field) => field.id));
-  }));
-}
-
 let serial = 0;
 /** A name of the run's: the prefix and a serial, well inside any server's limit. */
 const fieldName = (context: Context) => `${context.prefix} f${serial++}`;
@@ -83,7 +76,6 @@ function validCreate(context: Context): fc.Arbitrary<ParamList> {
 
 /** Creates as an administrator and reads the list before and after; what the request made is removed by the caller or the sweep. */
 async function create(context: Context, params: ParamList): Promise<{ response: Response; before: Listed[]; after: Listed[]; made: Listed[] }> {
-  await sweepAtEnd(context);
   const before = await listFields(context);
   const response = await context.call('admin', 'POST', '/realm/profile_fields', params);
   const after = await listFields(context);
@@ -350,7 +342,6 @@ export const FIELDS_OPERATIONS: readonly SpecOperation[] = [
   {
     name: 'POST /realm/profile_fields', since: 1, as: 'admin',
     async prepare(context) {
-      await sweepAtEnd(context);
       const before = new Set((await listFields(context)).map((field) => field.id));
       const name = fieldName(context);
       return {

@@ -28,7 +28,11 @@ export interface RuleResult {
   message: string;
   counterexample: Counterexample | null;
   duration_ms: number;
+  /** HTTP requests the check made. */
+  requests: number;
   expected?: boolean;
+  /** Passed only when rerun (--retries). */
+  flaky?: boolean;
 }
 
 export class Violation extends Error {
@@ -63,6 +67,8 @@ export interface RunOptions {
   readonly decisions: boolean;
   /** How long to wait for an event before deciding it did not come. */
   readonly eventWaitMs: number;
+  /** A smoke run: every rule, with as few requests as still check it. */
+  readonly smoke?: boolean;
 }
 
 export class Context {
@@ -78,6 +84,13 @@ export class Context {
 
   get level(): number {
     return this.probe.featureLevel;
+  }
+
+  /** All the items, or in a smoke run `count` of them (others for another seed). */
+  some<T>(items: readonly T[], count = 1): T[] {
+    if (!this.options.smoke || items.length <= count) return [...items];
+    const start = this.options.seed % items.length;
+    return Array.from({ length: count }, (_, index) => items[(start + index) % items.length]!);
   }
 
   /** Set-up shared by several checks, made once per run; a failed set-up is retried by the next. */
@@ -102,7 +115,19 @@ export class Context {
   async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs = this.options.runs): Promise<void> {
     const parameters: fc.Parameters<[T]> = { seed: this.options.seed, numRuns: runs };
     if (this.options.replayPath) Object.assign(parameters, { path: this.options.replayPath, endOnFailure: true });
-    const details = await fc.check(fc.asyncProperty(arbitrary, predicate), parameters);
+    // A harness or network problem ends the property at once: nothing to shrink, no more requests.
+    let problem: unknown = null;
+    const guarded = async (value: T) => {
+      if (problem !== null) return;
+      try {
+        await predicate(value);
+      } catch (error) {
+        if (!(error instanceof Violation)) problem = error;
+        throw error;
+      }
+    };
+    const details = await fc.check(fc.asyncProperty(arbitrary, guarded), parameters);
+    if (problem !== null) throw problem;
     if (!details.failed) return;
     const error = details.errorInstance;
     if (!(error instanceof Violation)) throw error instanceof Error ? error : new HarnessError(String(error));
@@ -181,9 +206,10 @@ export async function runCheck(check: Check, context: Context): Promise<RuleResu
   const rule = ruleById(check.rule)!;
   const result: RuleResult = {
     id: check.rule, severity: rule.severity, section: rule.section, title: rule.title,
-    status: 'pass', message: '', counterexample: null, duration_ms: 0,
+    status: 'pass', message: '', counterexample: null, duration_ms: 0, requests: 0,
   };
   const started = performance.now();
+  const requestsBefore = context.client.count;
   context.client.takeHistory();
   const skipReason = applicability(rule, check, context.probe, context.options);
   if (skipReason) {
@@ -210,5 +236,6 @@ export async function runCheck(check: Check, context: Context): Promise<RuleResu
     context.client.stopRecording();
   }
   result.duration_ms = Math.round(performance.now() - started);
+  result.requests = context.client.count - requestsBefore;
   return result;
 }

@@ -8,8 +8,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ROLES, type Credentials, type Role } from './client.js';
-import { ProbeFailure } from './probe.js';
+import { Cleanup } from './cleanup.js';
+import { Client, ROLES, type Credentials, type Role } from './client.js';
+import { ProbeFailure, probeTarget } from './probe.js';
+import { PREFIX_FORM, sweep } from './sweep.js';
 import { consoleSummary, junit, unexpectedFailures } from './report.js';
 import { runSuite, type Expectations } from './suite.js';
 
@@ -25,6 +27,12 @@ const HELP = `Usage: npm run conformance -- [options]
   --json FILE          write the JSON report
   --junit FILE         write a JUnit XML report
   --decisions          also check decisions: Zulip's behaviour where the spec is silent
+  --smoke              every applicable must rule in at most 1,200 requests (one run per
+                       property unless --runs says otherwise): a CI smoke test of a staging server
+  --retries N          run a rule that ended in error again, up to N times, same seed; a pass
+                       then is marked flaky (default 0)
+  --sweep-only         remove what earlier runs left (anything named with the suite's prefix
+                       form, tcc and eight hex digits), say what, and exit
   --expect FILE        an expectations file: failures it lists do not fail the run
   --replay PATH        with --seed and --only: replay the counterexample path of a failure
   --rate N             at most N requests per second (default 20 for --target, none for the
@@ -105,6 +113,7 @@ async function main(): Promise<number> {
     options: {
       target: { type: 'string' }, profile: { type: 'string' }, seed: { type: 'string' }, runs: { type: 'string' },
       only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, decisions: { type: 'boolean' },
+      smoke: { type: 'boolean' }, retries: { type: 'string' }, 'sweep-only': { type: 'boolean' },
       expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
       'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'create-users': { type: 'boolean' }, help: { type: 'boolean' },
     },
@@ -114,7 +123,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const seed = wholeNumber(values.seed, 'seed') ?? Math.floor(Math.random() * 2 ** 31);
-  const runs = wholeNumber(values.runs, 'runs') ?? 50;
+  const runs = wholeNumber(values.runs, 'runs') ?? (values.smoke ? 1 : 50);
   if (runs < 1) throw new UsageError('--runs takes at least 1');
   const expectations = values.expect ? readJson<Expectations>(values.expect, 'expectations file') : null;
   if (expectations && typeof expectations.expected_failures !== 'object') throw new UsageError(`${values.expect} has no expected_failures object`);
@@ -129,6 +138,15 @@ async function main(): Promise<number> {
     Object.assign(profile, embedded.profile);
   }
   const credentials = credentialsFrom(profile);
+  const rate = wholeNumber(values.rate, 'rate') ?? (embedded ? 0 : 20);
+  const timeoutMs = wholeNumber(values.timeout, 'timeout') ?? 15_000;
+  if (values['sweep-only']) {
+    try {
+      return await sweepOnly(target, credentials, rate, timeoutMs);
+    } finally {
+      embedded?.child.kill('SIGTERM');
+    }
+  }
   let interrupted = false;
   process.on('SIGINT', () => {
     if (interrupted) process.exit(130);
@@ -140,15 +158,17 @@ async function main(): Promise<number> {
     const report = await runSuite({
       target, credentials, embedded: embedded !== null, seed, runs, only: values.only ?? null,
       replayPath: values.replay ?? null, decisions: values.decisions ?? false,
-      rate: wholeNumber(values.rate, 'rate') ?? (embedded ? 0 : 20),
-      timeoutMs: wholeNumber(values.timeout, 'timeout') ?? 15_000,
+      rate,
+      timeoutMs,
       eventWaitMs: wholeNumber(values['event-wait'], 'event-wait') ?? (embedded ? 300 : 2000),
       expectations,
       createUsers: values['create-users'] ?? embedded !== null,
+      smoke: values.smoke ?? false,
+      retries: wholeNumber(values.retries, 'retries') ?? 0,
       interrupted: () => interrupted,
       onResult: (result) => {
-        const mark = result.status === 'fail' && result.expected ? 'xfail' : result.status;
-        process.stdout.write(`  ${mark.padEnd(5)} ${result.id}${result.status === 'skip' ? `: ${result.message}` : ''} (${result.duration_ms} ms)\n`);
+        const mark = result.status === 'fail' && result.expected ? 'xfail' : result.flaky ? 'flaky' : result.status;
+        process.stdout.write(`  ${mark.padEnd(5)} ${result.id}${result.status === 'skip' ? `: ${result.message}` : ''} (${result.duration_ms} ms, ${result.requests} requests)\n`);
       },
     });
     if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2) + '\n');
@@ -162,6 +182,23 @@ async function main(): Promise<number> {
     return unexpectedFailures(report).length > 0 ? 1 : 0;
   } finally {
     embedded?.child.kill('SIGTERM');
+  }
+}
+
+/** --sweep-only: removes what earlier runs left, by the suite's prefix form, and says what. */
+async function sweepOnly(target: string, credentials: Record<Role, Credentials>, rate: number, timeoutMs: number): Promise<number> {
+  const client = new Client(target, credentials, { rate, timeoutMs });
+  const cleanup = new Cleanup(client);
+  try {
+    await probeTarget(client, { createUsers: false });
+    process.stdout.write(`teamchat-conformance: sweeping ${target} of everything named like ${PREFIX_FORM.source}\n`);
+    const removed = await sweep(client, cleanup, (text) => PREFIX_FORM.test(text));
+    for (const what of removed) process.stdout.write(`  removed ${what}\n`);
+    for (const problem of cleanup.problems) process.stdout.write(`  problem: ${problem}\n`);
+    process.stdout.write(`${removed.length} removed, ${cleanup.problems.length} problems\n`);
+    return 0;
+  } finally {
+    await client.close();
   }
 }
 

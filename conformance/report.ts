@@ -15,8 +15,11 @@ export interface Report {
   rules: RuleResult[];
   summary: Record<Status, number>;
   /** Problems removing what the run created; never a rule result. */
-  cleanup: { problems: string[] };
+  cleanup: { problems: string[]; swept: string[] };
   requests: number;
+  /** Resets, timeouts and gateway errors met (retried where the request was idempotent). */
+  transients: number;
+  smoke: boolean;
   duration_ms: number;
   interrupted: boolean;
 }
@@ -46,6 +49,7 @@ export function junit(report: Report): string {
   for (const rule of report.rules) {
     const area = rule.id.split('.')[0];
     lines.push(`    <testcase classname="${xml(area!)}" name="${xml(rule.id)}" time="${rule.duration_ms / 1000}">`);
+    if (rule.flaky) lines.push('      <properties><property name="flaky" value="true"/></properties>');
     if (rule.status === 'fail') {
       lines.push(`      <failure message="${xml(rule.message)}">${xml(describeFailure(rule))}</failure>`);
     } else if (rule.status === 'error') {
@@ -102,10 +106,11 @@ export function consoleSummary(report: Report): string {
     lines.push('', 'cleanup problems (not rule results):', ...report.cleanup.problems.map((problem) => `  ${problem}`));
   }
   const s = report.summary;
+  const flaky = report.rules.filter((rule) => rule.flaky).map((rule) => rule.id);
   lines.push(
     '',
-    `target ${report.target} (feature level ${report.feature_level}), seed ${report.seed}, ${report.requests} requests in ${(report.duration_ms / 1000).toFixed(1)} s`,
-    `rules: ${s.pass} pass, ${s.fail} fail, ${s.skip} skip, ${s.error} error${report.interrupted ? ' (interrupted)' : ''}`,
+    `target ${report.target} (feature level ${report.feature_level}), seed ${report.seed}, ${report.requests} requests in ${(report.duration_ms / 1000).toFixed(1)} s${report.transients ? `, ${report.transients} transient faults met` : ''}${report.smoke ? ' (smoke)' : ''}`,
+    `rules: ${s.pass} pass, ${s.fail} fail, ${s.skip} skip, ${s.error} error${flaky.length ? ` (${flaky.length} flaky: ${flaky.join(', ')})` : ''}${report.interrupted ? ' (interrupted)' : ''}`,
   );
   return lines.join('\n');
 }

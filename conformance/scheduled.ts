@@ -56,23 +56,8 @@ function world(context: Context): Promise<World> {
     const { users } = context.probe;
     const first = await createChannel(context, 'scheduled', ['member', 'other']);
     const second = await createChannel(context, 'scheduled-b', ['member']);
-    await sweepAtEnd(context);
     return { channels: [first.id, second.id], audiences: [[users.member.id], [users.other.id], [users.admin.id], [users.other.id, users.admin.id].sort((a, b) => a - b)] };
   });
-}
-
-/** Whatever a check leaves behind, the end of the run removes. */
-function sweepAtEnd(context: Context): Promise<void> {
-  return context.memo('scheduled-sweep', async () => context.cleanup.atEnd('delete the run\'s scheduled messages', () => sweep(context)));
-}
-
-async function sweep(context: Context): Promise<void> {
-  for (const as of ['member', 'other'] as const) {
-    const response = await context.call(as, 'GET', '/scheduled_messages');
-    for (const listed of response.body?.scheduled_messages ?? []) {
-      if (String(listed.content).includes(context.prefix)) await context.call(as, 'DELETE', `/scheduled_messages/${listed.scheduled_message_id}`);
-    }
-  }
 }
 
 /**
@@ -976,7 +961,6 @@ export const SCHEDULED_CHECKS: readonly Check[] = [...mustChecks, ...decisionChe
 
 /** A message to member alone, far ahead, for the general rules to edit or delete. */
 async function prepareScheduled(context: Context, method: 'PATCH' | 'DELETE', valid: ParamList): Promise<PreparedOperation> {
-  await sweepAtEnd(context);
   const { id } = await schedule(context, { kind: 'direct', to: [context.probe.users.member.id], topic: '', content: `${context.prefix} general`, timestamp: 0 });
   return {
     method, path: `/scheduled_messages/${id}`, valid,

@@ -8,6 +8,7 @@ import { CHECKS } from './checks.js';
 import { Context, runCheck, type RuleResult } from './harness.js';
 import { probeTarget, type Probe } from './probe.js';
 import { summarize, type Report } from './report.js';
+import { sweep } from './sweep.js';
 
 export interface Expectations {
   readonly server?: string;
@@ -31,6 +32,12 @@ export interface SuiteOptions {
   readonly expectations: Expectations | null;
   /** Whether the run may create users (POST /users), which cannot be deleted. */
   readonly createUsers?: boolean;
+  /** Every applicable rule with as few requests as still check it (--smoke). */
+  readonly smoke?: boolean;
+  /** How many times a rule that ended in error is run again, with the same seed. */
+  readonly retries?: number;
+  /** Before the first retry of an idempotent request, in ms (doubled each time). */
+  readonly backoffMs?: number;
   readonly onResult?: (result: RuleResult) => void;
   readonly interrupted?: () => boolean;
 }
@@ -50,11 +57,12 @@ export function runPrefix(): string {
 
 export async function runSuite(options: SuiteOptions): Promise<Report> {
   const started = performance.now();
-  const client = new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs });
-  const cleanup = new Cleanup();
+  const client = new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs });
+  const cleanup = new Cleanup(client);
   const prefix = runPrefix();
   const results: RuleResult[] = [];
   let probe: Probe | null = null;
+  let swept: string[] = [];
   try {
     probe = await probeTarget(client, { createUsers: options.createUsers ?? false });
     const context = new Context(client, probe, options, prefix, cleanup);
@@ -62,13 +70,22 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     for (const check of CHECKS) {
       if (!matches(check.rule)) continue;
       if (options.interrupted?.()) break;
-      const result = await runCheck(check, context);
+      let result = await runCheck(check, context);
+      // A rule that could not be checked is tried again; one that passes then is flaky, never a plain pass.
+      for (let retry = 0; result.status === 'error' && retry < (options.retries ?? 0) && !options.interrupted?.(); retry++) {
+        const again = await runCheck(check, context);
+        again.requests += result.requests;
+        if (again.status === 'pass') again.flaky = true;
+        result = again;
+      }
       if (result.status === 'fail' && options.expectations?.expected_failures[result.id] !== undefined) result.expected = true;
       results.push(result);
       options.onResult?.(result);
     }
   } finally {
     await cleanup.runAll();
+    // A target that could not be probed has nothing of the run's.
+    if (probe !== null) swept = await sweep(client, cleanup, (text) => text.includes(prefix));
     await client.close();
   }
   return {
@@ -92,8 +109,10 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     },
     rules: results,
     summary: summarize(results),
-    cleanup: { problems: cleanup.problems },
+    cleanup: { problems: cleanup.problems, swept },
     requests: client.count,
+    transients: client.transients,
+    smoke: options.smoke ?? false,
     duration_ms: Math.round(performance.now() - started),
     interrupted: options.interrupted?.() ?? false,
   };
