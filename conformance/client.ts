@@ -2,6 +2,7 @@
 // failing check can show its requests as curl lines; credentials never leave this file except
 // as references to environment variables.
 
+import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 
 export type Role = 'admin' | 'member' | 'other';
@@ -27,7 +28,17 @@ export interface Forged {
 
 export type Caller = Role | Forged | null;
 
-export type ParamValue = string | number | boolean | null | readonly unknown[] | Record<string, unknown>;
+/** A file part of a multipart body. */
+export interface FilePart {
+  readonly file: true;
+  readonly filename: string;
+  readonly type: string;
+  readonly data: Buffer;
+}
+
+export type ParamValue = string | number | boolean | null | readonly unknown[] | Record<string, unknown> | FilePart;
+
+const isFile = (value: unknown): value is FilePart => typeof value === 'object' && value !== null && (value as FilePart).file === true && Buffer.isBuffer((value as FilePart).data);
 export type ParamList = Record<string, ParamValue | undefined>;
 
 export interface Exchange {
@@ -35,6 +46,7 @@ export interface Exchange {
   readonly method: string;
   readonly url: string;
   readonly form: ReadonlyArray<readonly [string, string]>;
+  readonly multipart?: boolean;
   readonly status: number;
   readonly body: unknown;
 }
@@ -123,8 +135,9 @@ export class Client {
   }
 
   /** A call to the API as one of the profile's users, with forged credentials, or without any (null). */
-  async call(as: Caller, method: string, path: string, params: ParamList = {}, options: { readonly repeatable?: boolean } = {}): Promise<Response> {
+  async call(as: Caller, method: string, path: string, params: ParamList = {}, options: { readonly repeatable?: boolean; readonly multipart?: boolean } = {}): Promise<Response> {
     const form = encodeForm(params);
+    const multipart = options.multipart === true || Object.values(params).some(isFile);
     const apiPath = path.startsWith('/reference/') ? path : `/api/v1${path}`;
     const query = method === 'GET' && form.length > 0 ? `?${new URLSearchParams(form as [string, string][])}` : '';
     const headers: Record<string, string> = { 'user-agent': 'teamchat-conformance' };
@@ -132,8 +145,14 @@ export class Client {
       const { email, api_key } = typeof as === 'string' ? this.credentials[as] : { ...as, email: (ROLES as readonly string[]).includes(as.email) ? this.credentials[as.email as Role].email : as.email };
       headers.authorization = `Basic ${Buffer.from(`${email}:${api_key}`).toString('base64')}`;
     }
-    let body: string | undefined;
-    if (method !== 'GET') {
+    let body: string | (() => Readable) | undefined;
+    if (multipart) {
+      const boundary = `teamchat${Math.random().toString(16).slice(2)}`;
+      headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+      // Streamed part by part: a file near the limit is not copied into one more buffer.
+      const parts = multipartParts(params, boundary);
+      body = () => Readable.from(parts);
+    } else if (method !== 'GET') {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(form as [string, string][]).toString();
     }
@@ -145,7 +164,7 @@ export class Client {
       await this.waitForSlot();
       let response: Response;
       try {
-        response = await this.send(method, this.prefix + apiPath + query, headers, body);
+        response = await this.send(method, this.prefix + apiPath + query, headers, typeof body === 'function' ? body() : body);
       } catch (error) {
         this.count++;
         this.transients++;
@@ -172,7 +191,7 @@ export class Client {
       }
       // A real key given by the run (a created user's) is kept out of every record.
       const shownAs = as !== null && typeof as === 'object' && as.shown !== undefined ? { ...as, api_key: as.shown } : as;
-      const exchange = { as: shownAs, method, url: this.baseUrl.replace(/\/$/, '') + apiPath, form, status: response.status, body: withoutApiKeys(response.body) ?? response.text };
+      const exchange = { as: shownAs, method, url: this.baseUrl.replace(/\/$/, '') + apiPath, form, multipart, status: response.status, body: withoutApiKeys(response.body) ?? response.text };
       this.recording?.push(exchange);
       this.history.push(exchange);
       if (this.history.length > 16) this.history.shift();
@@ -180,7 +199,7 @@ export class Client {
     }
   }
 
-  private async send(method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Response> {
+  private async send(method: string, path: string, headers: Record<string, string>, body: string | Readable | undefined): Promise<Response> {
     try {
       const response = await this.pool.request({ method, path, headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
       const text = await response.body.text();
@@ -228,14 +247,29 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Strings go as they are; everything else as JSON, as Zulip's clients send them. */
+/** Strings go as they are; everything else as JSON, as Zulip's clients send them; a file as a description (curl's @). */
 export function encodeForm(params: ParamList): Array<readonly [string, string]> {
   const form: Array<readonly [string, string]> = [];
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;
-    form.push([name, typeof value === 'string' ? value : JSON.stringify(value)]);
+    if (isFile(value)) form.push([name, `@${value.filename};type=${value.type} (${value.data.length} bytes)`]);
+    else form.push([name, typeof value === 'string' ? value : JSON.stringify(value)]);
   }
   return form;
+}
+
+function multipartParts(params: ParamList, boundary: string): Buffer[] {
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    if (isFile(value)) {
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${value.filename}"\r\nContent-Type: ${value.type}\r\n\r\n`), value.data, Buffer.from('\r\n'));
+    } else {
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${typeof value === 'string' ? value : JSON.stringify(value)}\r\n`));
+    }
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return parts;
 }
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -256,6 +290,10 @@ export function curlLine(exchange: Exchange): string {
   }
   parts.push(shellQuote(exchange.url));
   for (const [name, value] of exchange.form) {
+    if (exchange.multipart) {
+      parts.push('-F', shellQuote(`${name}=${value.replace(/ \(\d+ bytes\)$/, '')}`));
+      continue;
+    }
     // A value the shell cannot carry (NUL, control characters) goes percent-encoded.
     if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)) parts.push('--data-raw', shellQuote(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`));
     else parts.push('--data-urlencode', shellQuote(`${name}=${value}`));

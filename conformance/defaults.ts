@@ -352,7 +352,7 @@ export const DEFAULTS_CHECKS: readonly Check[] = [...mustChecks, ...decisionChec
 
 export const DEFAULTS_OPERATIONS: readonly SpecOperation[] = [
   {
-    name: 'PATCH /realm/user_settings_defaults', since: 96, as: 'admin', ignoredParametersSince: 96,
+    name: 'PATCH /realm/user_settings_defaults', since: 96, as: 'admin', adminOnly: true, ignoredParametersSince: 96,
     async prepare(context) {
       await originalDefaults(context);
       const before = await readDefaults(context);

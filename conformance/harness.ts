@@ -104,8 +104,8 @@ export class Context {
     return made;
   }
 
-  call(as: Caller, method: string, path: string, params?: Parameters<Client['call']>[3]): Promise<Response> {
-    return this.client.call(as, method, path, params);
+  call(as: Caller, method: string, path: string, params?: Parameters<Client['call']>[3], options?: Parameters<Client['call']>[4]): Promise<Response> {
+    return this.client.call(as, method, path, params, options);
   }
 
   /**

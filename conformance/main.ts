@@ -40,6 +40,7 @@ const HELP = `Usage: npm run conformance -- [options]
   --timeout MS         per-request timeout (default 15000)
   --event-wait MS      how long to wait for an event before deciding it did not come
                        (default 2000 for --target, 300 for the embedded reference)
+  --emoji-limit-mib N  MAX_EMOJI_FILE_SIZE_MIB of a target that does not report it (default 5)
   --create-users       allow checks that create users (POST /users); users cannot be deleted,
                        so this is off against a --target (on for the embedded reference)
   --reference-level N  feature level of the embedded reference
@@ -115,7 +116,7 @@ async function main(): Promise<number> {
       only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, decisions: { type: 'boolean' },
       smoke: { type: 'boolean' }, retries: { type: 'string' }, 'sweep-only': { type: 'boolean' },
       expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
-      'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'create-users': { type: 'boolean' }, help: { type: 'boolean' },
+      'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -164,6 +165,7 @@ async function main(): Promise<number> {
       expectations,
       createUsers: values['create-users'] ?? embedded !== null,
       smoke: values.smoke ?? false,
+      emojiLimitMib: wholeNumber(values['emoji-limit-mib'], 'emoji-limit-mib'),
       retries: wholeNumber(values.retries, 'retries') ?? 0,
       interrupted: () => interrupted,
       onResult: (result) => {

@@ -21,6 +21,8 @@ export interface Probe {
   readonly emptyTopicDisplayName: string;
   /** Channels the member is subscribed to when the run starts. */
   readonly memberChannels: ReadonlyArray<{ readonly id: number; readonly name: string }>;
+  /** MAX_EMOJI_FILE_SIZE_MIB, and where the suite learnt it. */
+  readonly emojiLimit: { readonly mib: number; readonly from: string };
   /** For each capability the target lacks, why. */
   readonly missing: Partial<Record<Capability, string>>;
 }
@@ -36,7 +38,7 @@ async function unreachable<T>(what: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function probeTarget(client: Client, options: { readonly createUsers: boolean }): Promise<Probe> {
+export async function probeTarget(client: Client, options: { readonly createUsers: boolean; readonly emojiLimitMib?: number }): Promise<Probe> {
   const settings = await unreachable('GET /server_settings', () => client.call(null, 'GET', '/server_settings'));
   if (settings.body?.result !== 'success' || typeof settings.body.zulip_version !== 'string') {
     throw new ProbeFailure(`not a Zulip-compatible server: GET /server_settings answered ${settings.status} ${settings.text.slice(0, 200)}`);
@@ -82,6 +84,9 @@ export async function probeTarget(client: Client, options: { readonly createUser
     // Servers below feature level 334 have no empty topics, and no display name for them.
     emptyTopicDisplayName: typeof state.realm_empty_topic_display_name === 'string' ? state.realm_empty_topic_display_name : '',
     memberChannels,
+    emojiLimit: typeof settings.body.max_emoji_file_size_mib === 'number'
+      ? { mib: settings.body.max_emoji_file_size_mib, from: 'the target (server_settings.max_emoji_file_size_mib)' }
+      : options.emojiLimitMib !== undefined ? { mib: options.emojiLimitMib, from: 'the option --emoji-limit-mib' } : { mib: 5, from: 'the spec\'s default, 5 MiB' },
     missing,
   };
 }

@@ -498,6 +498,100 @@ export const RULES = [
     why: 'Event names and payloads are not shown; Zulip\'s are used.',
     alternate: '{type:"typing", op, message_type:"direct" or "channel", sender_id, recipient_ids} to every participant with notifications on, the sender included, whatever the queue declared.',
   },
+
+  // ---- Message reminders ------------------------------------------------------------------------
+  {
+    id: 'reminders.create-returns-id', section: 'Endpoints 7. Create a message reminder', severity: 'must', since: 381,
+    title: 'A reminder for a message the user may read, at a future time, succeeds with an integer reminder_id, and GET /reminders lists it with that message and time.',
+  },
+  {
+    id: 'reminders.delivered-to-self', section: 'What the service does 6; Endpoints 7', severity: 'must', since: 381,
+    title: 'At its time a reminder arrives as a direct message from a bot (not the user) to the user alone, linking the referenced message; no other user receives it.',
+  },
+  {
+    id: 'reminders.note-delivered', section: 'Endpoints 7 (note, feature level 415)', severity: 'must', since: 415,
+    title: 'The note of a reminder is shown in the delivered message.',
+  },
+  {
+    id: 'reminders.note-absent-before-415', section: 'Endpoints 7; Versioning', severity: 'must', since: 381, before: 415,
+    title: 'Below feature level 415 note is not a parameter: the reminder is created, and the response names note in ignored_parameters_unsupported.',
+  },
+  {
+    id: 'reminders.parameters', section: 'Endpoints 7 (all three listed as optional; not shown)', severity: 'decision', since: 381,
+    title: 'message_id and scheduled_delivery_timestamp are required ("Missing \'message_id\' argument"); a time not in the future is refused ("Scheduled delivery time must be in the future."); a message that does not exist or that the user may not read gets "Invalid message(s)".',
+    why: 'The spec lists all three parameters as optional and shows no errors; Zulip requires the first two and checks them so.',
+    alternate: 'Without message_id a reminder holds its note alone; without a time it is due in an hour; a past time is due at once; a message the user may not read is refused with HTTP 403.',
+  },
+  {
+    id: 'reminders.delivery', section: 'States and transitions (delivery of a reminder: not shown)', severity: 'decision', since: 381,
+    title: 'A reminder is sent by the Notification Bot, "You requested a reminder for the following message." (with " Note:" and the quoted note from 415), the sender\'s silent mention, a link ending /near/{id}, and the message quoted; it is not subject to the scheduled messages\' ten-minute lateness rule.',
+    why: 'How a reminder is delivered is not shown; this is what Zulip\'s worker sends.',
+    alternate: 'Its own words ("Reminder: …" with the message\'s link); a reminder found over five minutes late fails.',
+  },
+  {
+    id: 'reminders.listing-shape', section: 'Resources: Reminder (Zulip GET /reminders)', severity: 'decision', since: 381,
+    title: 'GET /reminders lists the user\'s undelivered reminders by time, each {reminder_id, type:"private", to:[user], content, rendered_content, scheduled_delivery_timestamp, failed, reminder_target_message_id}; reminders events are {op:"add", reminders} and {op:"remove", reminder_id}; a missing or another user\'s reminder is 404 "Reminder does not exist".',
+    why: 'Listing and deleting reminders are Zulip endpoints outside the spec, and event payloads are not shown.',
+    alternate: 'Newest first, {reminder_id, message_id, scheduled_delivery_timestamp, note, failed}; events {op:"created", reminder} and {op:"deleted", reminder_ids}; another user\'s reminder is 403.',
+  },
+
+  // ---- Custom emoji ---------------------------------------------------------------------------
+  {
+    id: 'emoji.upload-stores', section: 'Endpoints 8. Upload custom emoji', severity: 'must', since: 1,
+    title: 'An upload by a user the organization lets upload, with an allowed name and one file part holding a small PNG or GIF, succeeds, and GET /realm/emoji lists an active emoji of that name.',
+  },
+  {
+    id: 'emoji.name-characters', section: 'Endpoints 8 (emoji_name)', severity: 'must', since: 1,
+    title: 'A name with any character other than letters, numbers, dashes, spaces and underscores, or an empty one, is refused and stores nothing.',
+  },
+  {
+    id: 'emoji.name-alphabet', section: 'Endpoints 8 (emoji_name)', severity: 'must', since: 1,
+    title: 'Every name made of ASCII letters of either case, digits, dashes and spaces (underscores standing for spaces) is accepted, wherever those characters stand.',
+  },
+  {
+    id: 'emoji.name-case-ignored', section: 'Endpoints 8 ("Case is ignored")', severity: 'must', since: 1,
+    title: 'Names that differ only in case name the same emoji: an upload under another case of an active emoji\'s name makes no second active emoji.',
+  },
+  {
+    id: 'emoji.underscores-are-spaces', section: 'Endpoints 8 ("Underscores are treated as spaces")', severity: 'must', since: 1,
+    title: 'Names that differ only by underscores for spaces name the same emoji: an upload under the other form of an active emoji\'s name makes no second active emoji.',
+  },
+  {
+    id: 'emoji.one-file-part', section: 'Endpoints 8 (Body)', severity: 'must', since: 1,
+    title: 'An upload with no file part, two file parts, or a body that is not multipart is refused and stores nothing.',
+  },
+  {
+    id: 'emoji.images-only', section: 'Endpoints 8 (Body: image or gif)', severity: 'must', since: 1,
+    title: 'A file whose bytes are not an image (text, or a truncated image) is refused, whatever type its part declares, and stores nothing.',
+  },
+  {
+    id: 'emoji.size-limit', section: 'Limits: Custom emoji file size', severity: 'must', since: 1,
+    title: 'A file of exactly MAX_EMOJI_FILE_SIZE_MIB MiB is accepted; one byte more is refused and stores nothing.',
+  },
+  {
+    id: 'emoji.name-rules', section: 'Endpoints 8 (not shown)', severity: 'decision', since: 1,
+    title: 'Names are stripped, spaces become underscores, upper case is folded to lower case, any length is taken; an active emoji\'s name is refused ("A custom emoji with this name already exists."), a deactivated one\'s is free; a name with another character gets "Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.".',
+    why: 'The spec lists the characters, says case is ignored and underscores are spaces, but not how names are stored or what a name in use does; Zulip stores them with underscores and refuses an active name. Zulip refuses upper case where the spec ignores case, and names ending in a dash or underscore (fixtures/expectations/zulip.json); the reference keeps the spec.',
+    alternate: 'Names are stored as given with spaces; a name in use replaces the active emoji; letters are any Unicode letters; a name is refused past 40 characters.',
+  },
+  {
+    id: 'emoji.permission', section: 'Authentication ("Which roles may upload emoji: not shown")', severity: 'decision', since: 1,
+    title: 'Every member may upload (Zulip\'s default can_add_custom_emoji_group, role:members), guests never; an emoji is removed (deactivated) by an administrator or its author ("Must be an organization administrator or emoji author").',
+    why: 'The spec says only that it depends on the organization\'s configuration; Zulip\'s default is used, and /register says who may (realm_can_add_custom_emoji_group).',
+    alternate: 'Administrators only; any uploader may remove any emoji.',
+  },
+  {
+    id: 'emoji.image-bytes', section: 'Endpoints 8 (what counts as an image: not shown)', severity: 'decision', since: 1,
+    title: 'An upload is an image when its bytes are a PNG, GIF, JPEG or WebP, whatever type its part declares; otherwise "Invalid image format" (code BAD_IMAGE); a file over the limit gets "Uploaded file is larger than the allowed limit of N MiB".',
+    why: 'The spec says "image or gif"; Zulip decodes the file (after checking its declared type); the reference checks the bytes.',
+    alternate: 'Also the declared type must be image/*; refusals are HTTP 422 and 413 in its own words.',
+  },
+  {
+    id: 'emoji.listing-shape', section: 'Resources: Custom emoji (Zulip GET /realm/emoji)', severity: 'decision', since: 1,
+    title: 'GET /realm/emoji maps IDs to {id, name, source_url, deactivated, author_id, still_url}, deactivated emoji included; every change sends {type:"realm_emoji", op:"update", realm_emoji: that map}; the image is served at source_url.',
+    why: 'Listing emoji is a Zulip endpoint outside the spec, and event payloads are not shown.',
+    alternate: 'Active emoji only, and every change sends {op:"add", emoji} or {op:"remove", name}.',
+  },
   // ---- Conventions, authentication and versioning: the rules of every operation ----------------
   {
     id: 'general.envelope', section: 'Conventions; Errors', severity: 'must', since: 1,
@@ -738,5 +832,43 @@ export const READINGS: readonly Reading[] = [
     zulip: 'sends to every participant with it on (channel typing only to queues that declared stream_typing_notifications)',
     alternate: 'to every participant with it on',
     suite: 'the first reading, checked only when a recipient with the setting on got the notification (else skipped: the absence would prove nothing)',
+  },
+  {
+    topic: 'What "letters" are in an emoji name',
+    spec: 'It may contain only letters, numbers, dashes, and spaces. Case is ignored. Underscores are treated as spaces.',
+    rules: ['emoji.name-alphabet', 'emoji.name-characters'],
+    readings: ['ASCII letters', 'any Unicode letter (é, ж, 字)'],
+    zulip: 'lower-case ASCII letters only, and no name ending in a dash or underscore',
+    reference: 'ASCII letters of either case, anywhere in the name',
+    alternate: 'any Unicode letter',
+    suite: 'sends ASCII letters as valid names and never a non-ASCII letter either way; every other character (symbols, emoji, white space inside the name) must be refused',
+  },
+  {
+    topic: 'White space around an emoji name',
+    spec: 'It may contain only letters, numbers, dashes, and spaces.',
+    rules: ['emoji.name-characters', 'emoji.name-alphabet'],
+    readings: ['surrounding spaces are part of the name', 'they are stripped'],
+    zulip: 'strips surrounding white space, tabs included',
+    alternate: 'keeps the name as given',
+    suite: 'compares names with surrounding spaces dropped, and puts forbidden white space (tab, no-break space) only inside a name',
+  },
+  {
+    topic: 'MAX_EMOJI_FILE_SIZE_MIB on a given server',
+    spec: 'Custom emoji file size: server-configured maximum (setting MAX_EMOJI_FILE_SIZE_MIB, in MiB); default 5',
+    rules: ['emoji.size-limit'],
+    readings: ['the server says its limit', 'the client must be told'],
+    zulip: 'does not report it',
+    reference: 'reports it as server_settings.max_emoji_file_size_mib (--max-emoji-file-size-mib, default 5)',
+    alternate: 'as the reference',
+    suite: 'takes the target\'s report, else --emoji-limit-mib, else 5, and says which in the report',
+  },
+  {
+    topic: 'A reminder without message_id or time',
+    spec: 'Form parameters (all three are listed as optional)',
+    rules: ['reminders.create-returns-id', 'reminders.parameters'],
+    readings: ['a server must accept a reminder without them', 'they are required in practice'],
+    zulip: 'requires message_id and scheduled_delivery_timestamp',
+    alternate: 'accepts both absent: a note alone, due in an hour',
+    suite: 'sends both in must checks; what their absence does is the decision reminders.parameters',
   },
 ];

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { ParamList, Response, Role } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
 import { characterLength, text, topicText } from './generators.js';
-import { createChannel, pollEvents, readConversation, recentMessages, registerQueue, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';
+import { advanceClock, createChannel, pollEvents, readConversation, recentMessages, registerQueue, targetNow, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';
 
 type Kind = 'channel' | 'direct';
 
@@ -58,15 +58,6 @@ function world(context: Context): Promise<World> {
     const second = await createChannel(context, 'scheduled-b', ['member']);
     return { channels: [first.id, second.id], audiences: [[users.member.id], [users.other.id], [users.admin.id], [users.other.id, users.admin.id].sort((a, b) => a - b)] };
   });
-}
-
-/**
- * The target's now, from the Date header of its latest answer (the reference clock's, on the
- * reference); a target that sends no Date header is taken to run on this machine's time.
- */
-async function targetNow(context: Context): Promise<number> {
-  if (context.client.serverTime === null) await context.call(null, 'GET', '/server_settings');
-  return context.client.serverTime ?? Math.floor(Date.now() / 1000);
 }
 
 /** A time far enough ahead that no clock a check moves reaches it. */
@@ -282,13 +273,6 @@ function editArbitrary(context: Context, w: World, now: number): fc.Arbitrary<Ed
 }
 
 // ---- The reference clock -----------------------------------------------------------------------
-
-/** Moves the target's clock (CONTRACT: POST /reference/clock); returns the new now. */
-async function advanceClock(context: Context, seconds: number, deliver = true): Promise<number> {
-  const body = succeeded(await context.call('admin', 'POST', '/reference/clock', { advance_seconds: seconds, deliver }), 'POST /reference/clock');
-  expect(Number.isInteger(body.now), `POST /reference/clock: no now: ${JSON.stringify(body)}`);
-  return body.now;
-}
 
 /** Schedules a message a minute ahead and lets the clock pass its time with the worker down, then up. */
 async function scheduleFailed(context: Context, message: Scheduled) {

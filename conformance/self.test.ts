@@ -17,7 +17,8 @@ import type { Report } from './report.js';
 import { runSuite } from './suite.js';
 
 async function suiteAgainstReference(options: ReferenceOptions, runs: number, only: string | null = null): Promise<Report> {
-  const reference = await startReference({ port: 0, ...options });
+  // A small emoji limit: the size checks upload the limit and a byte more.
+  const reference = await startReference({ port: 0, maxEmojiFileSizeMib: 1, ...options });
   try {
     const profile = targetProfile(reference.fixture, reference.url);
     return await runSuite({

@@ -32,6 +32,8 @@ export interface SuiteOptions {
   readonly expectations: Expectations | null;
   /** Whether the run may create users (POST /users), which cannot be deleted. */
   readonly createUsers?: boolean;
+  /** MAX_EMOJI_FILE_SIZE_MIB of a target that does not report it. */
+  readonly emojiLimitMib?: number;
   /** Every applicable rule with as few requests as still check it (--smoke). */
   readonly smoke?: boolean;
   /** How many times a rule that ended in error is run again, with the same seed. */
@@ -64,7 +66,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   let probe: Probe | null = null;
   let swept: string[] = [];
   try {
-    probe = await probeTarget(client, { createUsers: options.createUsers ?? false });
+    probe = await probeTarget(client, { createUsers: options.createUsers ?? false, emojiLimitMib: options.emojiLimitMib });
     const context = new Context(client, probe, options, prefix, cleanup);
     const matches = ruleMatcher(options.only);
     for (const check of CHECKS) {
@@ -106,6 +108,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       event_wait_ms: options.eventWaitMs,
       expectations: options.expectations?.server ?? null,
       create_users: options.createUsers ?? false,
+      emoji_limit: probe?.emojiLimit ?? null,
     },
     rules: results,
     summary: summarize(results),

@@ -30,6 +30,15 @@ export async function sweep(client: Client, cleanup: Cleanup, named: (text: stri
         if (named(String(draft.content))) await remove(`draft ${draft.id} of ${as}`, as, `/drafts/${draft.id}`);
       }
     }
+    for (const as of ROLES) {
+      for (const reminder of await listed(client, as, '/reminders', 'reminders')) {
+        if (named(JSON.stringify(reminder))) await remove(`reminder ${reminder.reminder_id} of ${as}`, as, `/reminders/${reminder.reminder_id}`);
+      }
+    }
+    const emoji = await client.call('admin', 'GET', '/realm/emoji');
+    for (const listed of Object.values((emoji.body?.emoji ?? {}) as Record<string, { name: string; deactivated: boolean }>)) {
+      if (!listed.deactivated && named(listed.name.toLowerCase())) await remove(`custom emoji ${listed.name}`, 'admin', `/realm/emoji/${encodeURIComponent(listed.name)}`);
+    }
     for (const field of await listed(client, 'admin', '/realm/profile_fields', 'custom_fields')) {
       if (named(String(field.name))) await remove(`profile field ${field.id} (${field.name})`, 'admin', `/realm/profile_fields/${field.id}`);
     }

@@ -109,8 +109,10 @@ export interface SpecOperation {
   readonly name: string;
   /** The feature level the operation exists from. */
   readonly since: number;
-  /** Who makes the valid request: an administrator for endpoints 1 and 4 (which refuse members), else member. */
+  /** Who makes the valid request: an administrator where members may not, else member. */
   readonly as?: 'admin' | 'member';
+  /** Endpoints 1 and 4, which the spec restricts to administrators. */
+  readonly adminOnly?: boolean;
   /** The level from which its success responses list unsupported parameters, where earlier than 167 (spec "Versioning"). */
   readonly ignoredParametersSince?: number;
   /** Sets up one request the spec makes valid, and, where it can, one the spec refuses. */
@@ -127,3 +129,22 @@ export interface PreparedOperation {
   /** Removes what the set-up and an accepted request made. */
   undo(): Promise<void>;
 }
+
+// ---- Time ---------------------------------------------------------------------------------------
+
+/**
+ * The target's now, from the Date header of its latest answer (the reference clock's, on the
+ * reference); a target that sends no Date header is taken to run on this machine's time.
+ */
+export async function targetNow(context: Context): Promise<number> {
+  if (context.client.serverTime === null) await context.call(null, 'GET', '/server_settings');
+  return context.client.serverTime ?? Math.floor(Date.now() / 1000);
+}
+
+/** Moves the target's clock (CONTRACT: POST /reference/clock); returns the new now. */
+export async function advanceClock(context: Context, seconds: number, deliver = true): Promise<number> {
+  const body = succeeded(await context.call('admin', 'POST', '/reference/clock', { advance_seconds: seconds, deliver }), 'POST /reference/clock');
+  expect(Number.isInteger(body.now), `POST /reference/clock: no now: ${JSON.stringify(body)}`);
+  return body.now;
+}
+

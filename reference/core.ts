@@ -10,6 +10,8 @@ import { ROLE_CODES, type Realm, type SettingValue, type User } from './model.js
 import { JsonError, checkString, missingArgument } from './params.js';
 import { scheduledMessageDict, undeliveredScheduledMessages } from './scheduled.js';
 import { realmUserSettingsDefaultsState } from './defaults.js';
+import { mayUploadEmoji, realmEmojiDict } from './emoji.js';
+import { reminderDict, remindersOf } from './reminders.js';
 import { profileFieldDict, profileFieldsInOrder } from './fields.js';
 import { readSettings } from './settings.js';
 
@@ -36,6 +38,8 @@ export function getServerSettings({ realm }: Request) {
     reference_clock: true,
     // POST /reference/api_key: the suite may act as a user it created with POST /users.
     reference_api_keys: true,
+    // MAX_EMOJI_FILE_SIZE_MIB, which Zulip does not report.
+    max_emoji_file_size_mib: realm.maxEmojiFileSizeMib,
   };
 }
 
@@ -98,6 +102,12 @@ const STATE: Record<string, StateFetcher> = {
   // Zulip sends at most 1000 drafts, the most recently edited first.
   drafts: (_realm, user) => ({ drafts: draftsByEditTime(user).reverse().slice(0, 1000).map(draftDict) }),
   realm_user_settings_defaults: (realm) => (realm.featureLevel >= 95 ? { realm_user_settings_defaults: realmUserSettingsDefaultsState(realm) } : {}),
+  realm_emoji: (realm) => ({ realm_emoji: realmEmojiDict(realm) }),
+  realm_can_add_custom_emoji_group: (realm) => ({
+    // An anonymous group of the users who may upload (Zulip: a group setting, default role:members).
+    realm_can_add_custom_emoji_group: { direct_members: [...realm.users.values()].filter((user) => mayUploadEmoji(realm, user)).map((user) => user.id), direct_subgroups: [] },
+  }),
+  reminders: (realm, user) => (has(realm.featureLevel, 'reminders') ? { reminders: remindersOf(realm, user).map((reminder) => reminderDict(realm, reminder)), max_reminder_note_length: 1000 } : {}),
   custom_profile_fields: (realm) => ({ custom_profile_fields: profileFieldsInOrder(realm).map((field) => profileFieldDict(realm, field)) }),
   scheduled_messages: (realm, user) =>
     (has(realm.featureLevel, 'deleteScheduledMessage') ? { scheduled_messages: undeliveredScheduledMessages(realm, user).map((scheduled) => scheduledMessageDict(realm, scheduled)) } : {}),

@@ -50,6 +50,27 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'fields.error-texts': { does: 'an invalid field type says "Unknown field type."' },
   'fields.listing-shape': { does: 'field_data is listed as an object, {} when unused', alsoCaughtBy: ['fields.field-data-rules'] },
 
+  'reminders.create-returns-id': { does: 'the reminder_id answered is not the reminder\'s', alsoCaughtBy: ['reminders.listing-shape'] },
+  'reminders.delivered-to-self': { does: 'a reminder is sent from the user to themself', alsoCaughtBy: ['reminders.delivery', 'reminders.note-delivered'] },
+  'reminders.note-delivered': { does: 'the note is left out of the delivered reminder', alsoCaughtBy: ['reminders.listing-shape'] },
+  'reminders.note-absent-before-415': { does: 'note is a parameter below level 415', level: 414 },
+  'reminders.parameters': { does: 'a reminder for a past time is accepted' },
+  'reminders.delivery': { does: 'a reminder found over ten minutes late fails' },
+  'reminders.listing-shape': { does: 'GET /reminders lacks reminder_target_message_id', alsoCaughtBy: ['reminders.create-returns-id'] },
+
+  'emoji.upload-stores': { does: 'an uploaded GIF is answered with success but not stored', alsoCaughtBy: ['emoji.underscores-are-spaces', 'emoji.name-case-ignored'] },
+  'emoji.name-characters': { does: 'names with any character are accepted', alsoCaughtBy: ['emoji.name-rules'] },
+  'emoji.name-alphabet': { does: 'names with a dash are refused' },
+  'emoji.name-case-ignored': { does: 'names that differ in case are different emoji', alsoCaughtBy: ['emoji.name-rules'] },
+  'emoji.underscores-are-spaces': { does: 'names that differ by underscores for spaces are different emoji', alsoCaughtBy: ['emoji.name-alphabet', 'emoji.name-rules'] },
+  'emoji.one-file-part': { does: 'an upload of two files stores the first' },
+  'emoji.images-only': { does: 'any bytes declared as an image are taken', alsoCaughtBy: ['emoji.image-bytes'] },
+  'emoji.size-limit': { does: 'a file one byte over the limit is accepted', alsoCaughtBy: ['emoji.image-bytes'] },
+  'emoji.name-rules': { does: 'an upload under an active name replaces that emoji' },
+  'emoji.permission': { does: 'any member may remove another\'s emoji' },
+  'emoji.image-bytes': { does: 'a PNG declared application/octet-stream is refused' },
+  'emoji.listing-shape': { does: 'removed emoji leave the list' },
+
   'typing.only-to-receivers': { does: 'typing notifications reach users who turned them off' },
   'typing.event-shape': { does: 'the direct typing event lacks recipients' },
 

@@ -47,6 +47,8 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
   if (dialect === 'alternate') Object.assign(settings, ALTERNATE_REALM_SETTINGS);
   if (faults.has('general.realm-limits')) settings.maxTopicLength = 50;
   const realm = new Realm(settings, featureLevel, faults, dialect);
+  // emoji.permission: Zulip lets members upload; the alternate dialect administrators only.
+  realm.emojiUploaders = dialect === 'alternate' ? 'administrators' : 'members';
   const now = Math.floor(realm.clock.now());
   realm.initialUserSettings = initialSettings(featureLevel);
   realm.userSettingsDefaults = initialSettings(featureLevel);

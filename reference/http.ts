@@ -9,15 +9,28 @@ import { BEHAVIOURS } from './levels.js';
 import type { Realm, User } from './model.js';
 import { JsonError, Params } from './params.js';
 
+const MIB = 1024 * 1024;
+
 export const LIMITS = {
   /** An urlencoded body, and every field of a multipart body. */
-  fieldBytes: 4 * 1024 * 1024,
+  fieldBytes: 4 * MIB,
   fields: 1000,
   files: 1,
-  fileBytes: 5 * 1024 * 1024,
-  /** A whole body. */
-  bodyBytes: 10 * 1024 * 1024,
+  /** A whole body, unless the realm's file limit needs more. */
+  bodyBytes: 10 * MIB,
+  /** What is read and dropped of a body after an answer that refused it, before the connection is closed. */
+  drainBytes: 64 * MIB,
 };
+
+/** The largest file a request may carry: MAX_EMOJI_FILE_SIZE_MIB. */
+const fileLimit = (realm: Realm) => realm.maxEmojiFileSizeMib * MIB;
+const bodyLimit = (realm: Realm) => Math.max(LIMITS.bodyBytes, fileLimit(realm) + MIB);
+
+/** Multipart bodies up to this size, declared, are read whole before parsing. */
+const SMALL_BODY_BYTES = 256 * 1024;
+
+/** Marks an operation's answer as raw bytes (a served file) rather than JSON. */
+export const RAW = Symbol('raw');
 
 export interface UploadedFile {
   readonly field: string;
@@ -85,15 +98,20 @@ async function handle(realm: Realm, routes: CompiledRoute[], closed: Promise<voi
   try {
     // The body is read (within the limits) before anything is answered, so that every
     // answer, an early 401 or 404 included, leaves the connection fit for the next request.
-    const body = await readBody(req);
+    const body = await readBody(req, realm);
     const data = await dispatch(realm, routes, closed, req, res, body);
-    if (data) send(realm, res, 200, data);
+    const raw = (data as { [RAW]?: { type: string; data: Buffer } } | null)?.[RAW];
+    if (raw) {
+      res.writeHead(200, { 'Content-Type': raw.type, 'Content-Length': raw.data.length });
+      res.end(req.method === 'HEAD' ? undefined : raw.data);
+    } else if (data) send(realm, res, 200, data);
   } catch (error) {
     if (!(error instanceof JsonError)) throw error;
     if (error.status === 401 && !realm.alternate('general.error-statuses')) res.setHeader('WWW-Authenticate', 'Basic realm="zulip"');
-    if (error.status === 413) {
+    if (error.status === 413 || error.tooLarge) {
+      // Refused before the body was read: drop what still comes, up to a bound, then close.
       res.setHeader('Connection', 'close');
-      req.resume();
+      drain(req);
     }
     sendError(realm, res, error);
   }
@@ -224,12 +242,22 @@ interface Body {
 
 const tooLarge = () => new JsonError('Request body too large', 413);
 
-export async function readBody(req: IncomingMessage): Promise<Body> {
+/** Reads and drops the rest of a refused body, up to LIMITS.drainBytes, then closes the connection. */
+function drain(req: IncomingMessage): void {
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LIMITS.drainBytes) req.socket.destroy();
+  });
+  req.resume();
+}
+
+export async function readBody(req: IncomingMessage, realm: Realm): Promise<Body> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > LIMITS.bodyBytes) throw tooLarge();
-  if (type.startsWith('multipart/form-data')) return readMultipart(req);
-  const bytes = await readAll(req, type.startsWith('application/x-www-form-urlencoded') ? LIMITS.fieldBytes : LIMITS.bodyBytes);
+  if (declared > bodyLimit(realm)) throw tooLarge();
+  if (type.startsWith('multipart/form-data')) return readMultipart(req, realm);
+  const bytes = await readAll(req, type.startsWith('application/x-www-form-urlencoded') ? LIMITS.fieldBytes : bodyLimit(realm));
   const fields = new Map<string, string>();
   // Zulip reads parameters from urlencoded and multipart bodies only; any other body is ignored.
   if (!type.startsWith('application/x-www-form-urlencoded')) return { fields, files: [] };
@@ -263,20 +291,34 @@ function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-function readMultipart(req: IncomingMessage): Promise<Body> {
+/**
+ * A multipart body through busboy, within the limits. A file over the realm's limit is refused at
+ * once: no more of it is buffered, and the answer goes out before the rest of the body is read.
+ */
+function readMultipart(req: IncomingMessage, realm: Realm): Promise<Body> {
   return new Promise((resolve, reject) => {
     const fields = new Map<string, string>();
     const files: UploadedFile[] = [];
     let failure: JsonError | null = null;
+    let settled = false;
     const fail = (error: JsonError) => {
       failure ??= error;
+    };
+    const stop = (error: JsonError) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(parser);
+      error.tooLarge = true;
+      reject(error);
     };
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: req.headers,
         defParamCharset: 'utf8',
-        limits: { fieldSize: LIMITS.fieldBytes, fields: LIMITS.fields, files: LIMITS.files, fileSize: LIMITS.fileBytes, parts: LIMITS.fields + LIMITS.files },
+        // busboy signals a file that reaches fileSize: one byte over the limit is the first refused.
+        // The fault emoji.size-limit lets that byte through.
+        limits: { fieldSize: LIMITS.fieldBytes, fields: LIMITS.fields, files: LIMITS.files, fileSize: fileLimit(realm) + (realm.fault('emoji.size-limit') ? 2 : 1), parts: LIMITS.fields + LIMITS.files },
       });
     } catch (error) {
       req.resume();
@@ -288,29 +330,40 @@ function readMultipart(req: IncomingMessage): Promise<Body> {
     });
     parser.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
+      // A body that ends inside the file errs on the file's stream too: answered as malformed, never thrown.
+      stream.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => fail(new JsonError(`Uploaded file is larger than the allowed limit of ${LIMITS.fileBytes / 1024 / 1024} MiB`, 413)));
+      stream.on('limit', () => {
+        chunks.length = 0;
+        stream.resume();
+        stop(new JsonError(`Uploaded file is larger than the allowed limit of ${realm.maxEmojiFileSizeMib} MiB`).otherwise(`The file is larger than ${realm.maxEmojiFileSizeMib} MiB`, 413));
+      });
       stream.on('end', () => {
         if (!stream.truncated) files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) });
       });
     });
-    parser.on('filesLimit', () => fail(new JsonError('You may only upload one file at a time')));
+    parser.on('filesLimit', () => realm.fault('emoji.one-file-part') || fail(new JsonError('You may only upload one file at a time')));
     parser.on('fieldsLimit', () => fail(new JsonError(`Too many fields (limit: ${LIMITS.fields})`, 413)));
     parser.on('partsLimit', () => fail(new JsonError('Too many parts', 413)));
-    parser.on('error', (error: Error) => {
-      req.unpipe(parser);
-      req.resume();
-      reject(new JsonError(`Malformed multipart body: ${error.message}`));
+    parser.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));
+    parser.on('close', () => {
+      if (settled) return;
+      settled = true;
+      if (failure) reject(failure);
+      else resolve({ fields, files });
     });
-    parser.on('close', () => (failure ? reject(failure) : resolve({ fields, files })));
+    // A small body of declared length is read whole and parsed in one write: far fewer stream
+    // events per request. Anything else streams through the parser, so that no more than the
+    // limit is ever held.
+    const declared = Number(req.headers['content-length']);
+    if (declared > 0 && declared <= SMALL_BODY_BYTES) {
+      readAll(req, SMALL_BODY_BYTES).then((bytes) => parser.end(bytes), (error: JsonError) => stop(error));
+      return;
+    }
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > LIMITS.bodyBytes) {
-        req.unpipe(parser);
-        req.resume();
-        reject(tooLarge());
-      }
+      if (size > bodyLimit(realm)) stop(tooLarge());
     });
     req.pipe(parser);
   });

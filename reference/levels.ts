@@ -30,6 +30,10 @@ export const BEHAVIOURS = {
   channelDefaultViewThree: 383,
   /** web_channel_default_view gains 4 (top unread topic). */
   channelDefaultViewFour: 401,
+  /** POST /reminders. */
+  reminders: 381,
+  /** The note of a reminder. */
+  reminderNote: 415,
   /** ignored_parameters_unsupported on every success response. */
   ignoredParametersUnsupported: 167,
   /** DELETE /scheduled_messages/{id}. */

@@ -1,5 +1,5 @@
 // npm start -- [--host H] [--port P] [--feature-level N] [--fixture FILE] [--profile-out FILE]
-//              [--dialect zulip|alternate]
+//              [--dialect zulip|alternate] [--max-emoji-file-size-mib N]
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -31,6 +31,7 @@ async function main() {
         fixture: { type: 'string' },
         'profile-out': { type: 'string' },
         dialect: { type: 'string' },
+        'max-emoji-file-size-mib': { type: 'string' },
       },
     }));
   } catch (error) {
@@ -38,6 +39,7 @@ async function main() {
   }
   const featureLevel = integerOption(values['feature-level'], 'feature-level', MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL, MAX_FEATURE_LEVEL);
   const port = integerOption(values.port, 'port', 9991, 0, 65535);
+  const maxEmojiFileSizeMib = integerOption(values['max-emoji-file-size-mib'], 'max-emoji-file-size-mib', 5, 0, 100);
   const dialect = (values.dialect ?? 'zulip') as Dialect;
   if (!DIALECTS.includes(dialect)) fail(`--dialect takes ${DIALECTS.join(' or ')}`);
   let faults;
@@ -48,7 +50,7 @@ async function main() {
   } catch (error) {
     fail((error as Error).message);
   }
-  const reference = await startReference({ host: values.host ?? '127.0.0.1', port, featureLevel, fixture, faults, dialect }).catch((error: Error) =>
+  const reference = await startReference({ host: values.host ?? '127.0.0.1', port, featureLevel, fixture, faults, dialect, maxEmojiFileSizeMib }).catch((error: Error) =>
     fail(`cannot listen: ${error.message}`),
   );
   if (values['profile-out']) writeFileSync(values['profile-out'], JSON.stringify(targetProfile(fixture, reference.url), null, 2) + '\n');

@@ -113,6 +113,26 @@ export interface ProfileField {
   editableByUser: boolean;
 }
 
+export interface Reminder {
+  readonly id: number;
+  readonly userId: UserId;
+  /** The message it links; null in the alternate dialect's reminders of a note alone. */
+  readonly messageId: MessageId | null;
+  readonly deliveryTimestamp: number;
+  readonly note: string;
+  failed: boolean;
+}
+
+export interface CustomEmoji {
+  readonly id: number;
+  /** Stored as Zulip stores it: lower case, spaces as underscores. */
+  readonly name: string;
+  readonly authorId: UserId | null;
+  readonly data: Buffer;
+  readonly mimeType: string;
+  deactivated: boolean;
+}
+
 export interface UserGroup {
   readonly id: number;
   readonly name: string;
@@ -144,6 +164,12 @@ export class Realm {
   readonly messages = new Map<MessageId, Message>();
   readonly scheduledMessages = new Map<ScheduledMessageId, ScheduledMessage>();
   readonly profileFields = new Map<number, ProfileField>();
+  readonly reminders = new Map<number, Reminder>();
+  readonly emoji = new Map<number, CustomEmoji>();
+  /** Who may upload custom emoji (Zulip's can_add_custom_emoji_group, by role). */
+  emojiUploaders: 'members' | 'administrators' = 'members';
+  /** MAX_EMOJI_FILE_SIZE_MIB. */
+  maxEmojiFileSizeMib = 5;
   /** The settings new users start with (spec "User settings defaults"); set when the realm is built. */
   userSettingsDefaults: Record<string, SettingValue> = {};
   /** The settings of a new organization at the realm's level, before any change of the defaults. */
@@ -159,7 +185,7 @@ export class Realm {
   workerDownUntil = -Infinity;
   /** The bot that tells users about messages that could not be sent; set when the realm is built. */
   notificationBot: User | null = null;
-  private readonly counters = { user: 0, channel: 0, message: 0, draft: 0, scheduledMessage: 0, profileField: 0 };
+  private readonly counters = { user: 0, channel: 0, message: 0, draft: 0, scheduledMessage: 0, profileField: 0, reminder: 0, emoji: 0 };
   /** The alternate dialect's last scattered IDs, from different seeds. */
   private readonly scattered = { draft: 1, scheduledMessage: 7 };
 
@@ -188,6 +214,12 @@ export class Realm {
   }
   nextMessageId(): MessageId {
     return (this.counters.message += this.alternate('general.ids-ascend') ? 1 + (this.counters.message % 3) : 1) as MessageId;
+  }
+  nextReminderId(): number {
+    return (this.counters.reminder += this.alternate('general.ids-ascend') ? 5 : 1);
+  }
+  nextEmojiId(): number {
+    return ++this.counters.emoji;
   }
   nextProfileFieldId(): number {
     return (this.counters.profileField += this.alternate('general.ids-ascend') ? 3 : 1);

@@ -6,9 +6,11 @@ import * as channels from './channels.js';
 import * as core from './core.js';
 import * as defaults from './defaults.js';
 import * as drafts from './drafts.js';
+import * as emoji from './emoji.js';
 import * as fields from './fields.js';
 import * as flags from './flags.js';
 import * as messages from './messages.js';
+import * as reminders from './reminders.js';
 import * as scheduled from './scheduled.js';
 import * as typing from './typing.js';
 import * as users from './users.js';
@@ -34,6 +36,11 @@ export const ROUTES: readonly Route[] = [
   },
   { path: api('/realm/profile_fields'), methods: { GET: fields.getProfileFields, POST: fields.createProfileField } },
   { path: api('/realm/profile_fields/{field_id:int}'), methods: { DELETE: fields.deleteProfileField } },
+  { path: api('/realm/emoji'), methods: { GET: emoji.getRealmEmoji } },
+  { path: api('/realm/emoji/{emoji_name}'), methods: { POST: emoji.uploadEmoji, DELETE: emoji.deleteEmoji } },
+  { path: '/user_avatars/1/emoji/images/{file}', methods: { GET: emoji.serveEmojiImage }, unauthenticated: true },
+  { path: api('/reminders'), methods: { GET: reminders.getReminders, POST: reminders.createReminder }, since: { GET: BEHAVIOURS.reminders, POST: BEHAVIOURS.reminders } },
+  { path: api('/reminders/{reminder_id:int}'), methods: { DELETE: reminders.deleteReminder }, since: { DELETE: BEHAVIOURS.reminders } },
   // ignored_parameters_unsupported was introduced for this one settings operation at level 78.
   { path: api('/settings'), methods: { PATCH: core.updateSettings }, ignoredParametersSince: 78 },
   { path: api('/users/me/subscriptions'), methods: { GET: channels.getSubscriptions, POST: channels.subscribe, DELETE: channels.unsubscribe } },
@@ -64,6 +71,8 @@ export interface ReferenceOptions {
   fixture?: Fixture;
   faults?: FaultSet;
   dialect?: Dialect;
+  /** MAX_EMOJI_FILE_SIZE_MIB (default 5). */
+  maxEmojiFileSizeMib?: number;
 }
 
 export interface RunningReference {
@@ -76,7 +85,8 @@ export interface RunningReference {
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const fixture = options.fixture ?? readFixture();
   const realm = buildRealm(fixture, options.featureLevel ?? MAX_FEATURE_LEVEL, options.faults ?? new Set(), options.dialect);
-  realm.deliveryWorkers.push(scheduled.deliverScheduledMessages);
+  realm.deliveryWorkers.push(scheduled.deliverScheduledMessages, reminders.deliverReminders);
+  if (options.maxEmojiFileSizeMib !== undefined) realm.maxEmojiFileSizeMib = options.maxEmojiFileSizeMib;
   let closeQueues!: () => void;
   const closed = new Promise<void>((resolve) => (closeQueues = resolve));
   const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 60_000, headersTimeout: 10_000 }, createHandler(realm, ROUTES, closed));

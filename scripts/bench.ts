@@ -1,7 +1,8 @@
 // npm run bench: the reference's speed targets, measured side by side in one run.
 //  - start-up: from spawning the process to its "listening" line (target: under 300 ms);
 //  - throughput of typical operations (a batch of drafts, flags on 100 messages, a
-//    scheduled-message edit, a settings-defaults update, a profile-field create) against a bare node:http server answering a constant
+//    scheduled-message edit, a settings-defaults update, a profile-field create, a reminder,
+//    a small emoji upload) against a bare node:http server answering a constant
 //    JSON body, each in its own process, under the same load (target: at least half the rate);
 //  - memory of 100k drafts (target: under 200 MB).
 // Loopback only; every loop is bounded in time.
@@ -119,6 +120,19 @@ async function main() {
     body: `name=bench+${fieldSerial++}&hint=A+hint&field_type=1`,
   });
 
+  const reminderCreate = (i: number) => ({
+    method: 'POST', path: '/api/v1/reminders', headers: { ...form, authorization: auth(member.email, member.api_key) },
+    body: `message_id=${ids[i % ids.length]}&scheduled_delivery_timestamp=${inAMonth + i}&note=bench`,
+  });
+  const { png } = await import('../conformance/emoji.js');
+  const image = png();
+  const emojiBody = Buffer.concat([Buffer.from('--B\r\nContent-Disposition: form-data; name="f"; filename="e.png"\r\nContent-Type: image/png\r\n\r\n'), image, Buffer.from('\r\n--B--\r\n')]);
+  let emojiSerial = 0;
+  const emojiUpload = () => ({
+    method: 'POST', path: `/api/v1/realm/emoji/bench${emojiSerial++}`, headers: { 'content-type': 'multipart/form-data; boundary=B', authorization: auth(member.email, member.api_key) },
+    body: emojiBody as unknown as string,
+  });
+
   // Each scenario alternates bare and reference, ROUNDS times; each ratio pairs a reference
   // measurement with the bare one just before it, so that drift in the machine's load cancels.
   const scenarios: Array<[string, (i: number) => ReturnType<typeof draftBatch>]> = [
@@ -127,6 +141,8 @@ async function main() {
     ['PATCH /scheduled_messages', scheduledEdit],
     ['PATCH user_settings_defaults', defaultsUpdate],
     ['POST /realm/profile_fields', fieldCreate],
+    ['POST /reminders', reminderCreate],
+    ['POST /realm/emoji (small PNG)', emojiUpload],
   ];
   const results: Array<{ name: string; bare: number; reference: number; ratio: number; failed: number }> = [];
   for (const [name, request] of scenarios) {

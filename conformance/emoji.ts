@@ -1,0 +1,329 @@
+// Checks of custom emoji (spec "Endpoints 8. Upload custom emoji", "Limits"), with images the
+// suite makes itself. The run's emoji carry its prefix and are removed at the end.
+
+import fc from 'fast-check';
+import { crc32, deflateSync } from 'node:zlib';
+import type { FilePart, ParamList, Role } from './client.js';
+import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { pollEvents, registerQueue, type SpecOperation } from './world.js';
+
+const MIB = 1024 * 1024;
+
+// ---- Images --------------------------------------------------------------------------------
+
+function pngChunk(type: string, data: Buffer): Buffer[] {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(data, crc32(head.subarray(4, 8))), 0);
+  return [head, data, crc];
+}
+
+/** A PNG of one pixel; with `size`, padded to exactly that many bytes by a private ancillary chunk. */
+export function png(size?: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(1, 0);
+  header.writeUInt32BE(1, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const pixels = deflateSync(Buffer.from([0, 255, 128, 0, 255]));
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const fixed = [signature, ...pngChunk('IHDR', header), ...pngChunk('IDAT', pixels), ...pngChunk('IEND', Buffer.alloc(0))];
+  const length = fixed.reduce((sum, part) => sum + part.length, 0);
+  if (size === undefined) return Buffer.concat(fixed);
+  const padding = size - length - 12;
+  if (padding < 0) throw new Error(`a PNG cannot be as small as ${size} bytes`);
+  // prVt: ancillary, private, safe to ignore; decoders skip it. It goes before IEND.
+  return Buffer.concat([...fixed.slice(0, -3), ...pngChunk('prVt', Buffer.alloc(padding, 0x2e)), ...fixed.slice(-3)]);
+}
+
+/** A GIF of one pixel. */
+export function gif(): Buffer {
+  return Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+}
+
+const filePart = (data: Buffer, type: string, filename = 'emoji'): FilePart => ({ file: true, filename, type, data });
+
+// ---- The run's uploads -------------------------------------------------------------------------
+
+interface Listed {
+  id: string;
+  name: string;
+  deactivated: boolean;
+  source_url?: string;
+  author_id?: number | null;
+}
+
+/** The same emoji to the spec: case ignored, underscores as spaces, surrounding spaces dropped. */
+const sameName = (name: string) => name.trim().toLowerCase().replace(/_/g, ' ');
+
+async function listEmoji(context: Context): Promise<Listed[]> {
+  const body = succeeded(await context.call('member', 'GET', '/realm/emoji'), 'GET /realm/emoji');
+  expect(body.emoji && typeof body.emoji === 'object', `GET /realm/emoji: no emoji map: ${JSON.stringify(body).slice(0, 300)}`);
+  return Object.values(body.emoji) as Listed[];
+}
+
+const activeNamed = (list: readonly Listed[], name: string) => list.filter((emoji) => !emoji.deactivated && sameName(emoji.name) === sameName(name));
+const ourActive = (context: Context, list: readonly Listed[]) => list.filter((emoji) => !emoji.deactivated && emoji.name.toLowerCase().includes(context.prefix));
+
+/** Who may upload, as /register says (realm_can_add_custom_emoji_group, or the older policy); null if no profile user may. */
+function uploader(context: Context): Promise<Role | null> {
+  return context.memo('emoji-uploader', async () => {
+    const state = succeeded(await context.call('member', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['realm', 'realm_user_groups', 'realm_can_add_custom_emoji_group'] }), 'POST /register');
+    await context.cleanup.now('delete the probe queue', () => context.call('member', 'DELETE', '/events', { queue_id: state.queue_id }));
+    const { users } = context.probe;
+    const setting = state.realm_can_add_custom_emoji_group;
+    const groups = new Map<number, { members: number[]; direct_subgroup_ids?: number[] }>((state.realm_user_groups ?? []).map((group: any) => [group.id, group]));
+    const membersOf = (value: any, seen = new Set<number>()): Set<number> => {
+      if (typeof value === 'number') {
+        if (seen.has(value)) return new Set();
+        seen.add(value);
+        const group = groups.get(value);
+        return new Set([...(group?.members ?? []), ...(group?.direct_subgroup_ids ?? []).flatMap((id) => [...membersOf(id, seen)])]);
+      }
+      return new Set([...(value?.direct_members ?? []), ...(value?.direct_subgroups ?? []).flatMap((id: number) => [...membersOf(id, seen)])]);
+    };
+    if (setting !== undefined) {
+      const allowed = membersOf(setting);
+      return allowed.has(users.member.id) ? 'member' : allowed.has(users.admin.id) ? 'admin' : null;
+    }
+    // Older servers: add_custom_emoji_policy 1 means members; the others include administrators.
+    return state.realm_add_custom_emoji_policy === 1 ? 'member' : 'admin';
+  });
+}
+
+async function whoUploads(context: Context): Promise<Role> {
+  const role = await uploader(context);
+  if (role === null) throw new Skip('no user of the profile may upload custom emoji (realm_can_add_custom_emoji_group)');
+  return role;
+}
+
+const emojiPath = (name: string) => `/realm/emoji/${encodeURIComponent(name)}`;
+
+let serial = 0;
+const emojiName = (context: Context) => `${context.prefix}e${serial++}`;
+
+async function upload(context: Context, as: Role, name: string, params: ParamList, multipart = true) {
+  const before = await listEmoji(context);
+  const response = await context.call(as, 'POST', emojiPath(name), params, { multipart });
+  const after = await listEmoji(context);
+  const made = after.filter((emoji) => !emoji.deactivated && !before.some((old) => old.id === emoji.id && !old.deactivated));
+  return { response, before, after, made };
+}
+
+async function removeEmoji(context: Context, names: readonly string[]): Promise<void> {
+  for (const name of names) await context.cleanup.now(`remove emoji ${name}`, () => context.call('admin', 'DELETE', emojiPath(name)));
+}
+
+/** The upload must be refused and leave the organization's active emoji as they were. */
+async function refusedStoringNothing(context: Context, as: Role, name: string, params: ParamList, what: string, multipart = true) {
+  const { response, made } = await upload(context, as, name, params, multipart);
+  await removeEmoji(context, made.map((emoji) => emoji.name));
+  expect(made.length === 0, `${what} was answered ${response.status} ${response.text.slice(0, 200)}, yet it stored ${JSON.stringify(made)}`);
+  return refused(response, what);
+}
+
+/** The limit: MAX_EMOJI_FILE_SIZE_MIB as the target reports it (the reference does), else the run's option, else 5. */
+export function emojiLimit(context: Context): { readonly mib: number; readonly from: string } {
+  return context.probe.emojiLimit;
+}
+
+const image = fc.constantFrom<['png' | 'gif', () => Buffer]>(['png', () => png()], ['gif', gif]);
+const fewer = (context: Context, most: number) => Math.min(context.options.runs, most);
+
+// ---- Checks of what the spec states ---------------------------------------------------------
+
+const mustChecks: Check[] = [
+  check('emoji.upload-stores', async (context) => {
+    const as = await whoUploads(context);
+    await context.property(image, async ([kind, make]) => {
+      const name = emojiName(context);
+      const { response, after } = await upload(context, as, name, { file: filePart(make(), `image/${kind}`, `emoji.${kind}`) });
+      try {
+        succeeded(response, `upload of a ${kind} as ${name}`);
+        expect(activeNamed(after, name).length === 1, `after the upload of ${name}, GET /realm/emoji lists ${JSON.stringify(activeNamed(after, name))}`);
+      } finally {
+        await removeEmoji(context, activeNamed(after, name).map((emoji) => emoji.name));
+      }
+    }, fewer(context, 4));
+  }),
+
+  check('emoji.name-characters', async (context) => {
+    const as = await whoUploads(context);
+    await refusedStoringNothing(context, as, '', { file: filePart(png(), 'image/png') }, 'an upload with an empty name');
+    const forbidden = fc.constantFrom('*', '.', '!', '@', '+', '#', '%', '~', '(', ':', ',', '?', '&', '=', '$', "'", '"', '€', '😀', '\u00a0', '\t');
+    await context.property(fc.tuple(forbidden, fc.nat()), async ([character, at]) => {
+      const base = emojiName(context);
+      // Inside the name: surrounding white space is a reading of its own (Zulip strips it).
+      const cut = 1 + (at % (base.length - 1));
+      const name = base.slice(0, cut) + character + base.slice(cut);
+      await refusedStoringNothing(context, as, name, { file: filePart(png(), 'image/png') }, `an upload named ${JSON.stringify(name)}`);
+    }, fewer(context, 12));
+  }),
+
+  check('emoji.name-alphabet', async (context) => {
+    const as = await whoUploads(context);
+    const part = fc.stringMatching(/^[A-Za-z0-9 _-]{0,6}$/);
+    await context.property(fc.tuple(part, part), async ([head, tail]) => {
+      const name = `${head}${context.prefix}x${serial++}${tail}`;
+      const { response, after } = await upload(context, as, name, { file: filePart(png(), 'image/png') });
+      try {
+        succeeded(response, `an upload named ${JSON.stringify(name)}`);
+        expect(activeNamed(after, name).length === 1, `after the upload of ${JSON.stringify(name)}, GET /realm/emoji lists ${JSON.stringify(activeNamed(after, name))}`);
+      } finally {
+        await removeEmoji(context, activeNamed(after, name).map((emoji) => emoji.name));
+      }
+    }, fewer(context, 10));
+  }),
+
+  check('emoji.name-case-ignored', async (context) => {
+    const as = await whoUploads(context);
+    await context.property(fc.array(fc.boolean(), { minLength: 4, maxLength: 16 }), async (upper) => {
+      const name = emojiName(context);
+      const other = [...name].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c)).join('');
+      const recased = other === name ? name.toUpperCase() : other;
+      await sameEmojiTwice(context, as, name, recased);
+    }, fewer(context, 4));
+  }),
+
+  check('emoji.underscores-are-spaces', async (context) => {
+    const as = await whoUploads(context);
+    await context.property(fc.boolean(), async (spacesFirst) => {
+      const base = `${emojiName(context)} a b`;
+      const [first, second] = spacesFirst ? [base, base.replace(/ /g, '_')] : [base.replace(/ /g, '_'), base];
+      await sameEmojiTwice(context, as, first, second);
+    }, fewer(context, 4));
+  }),
+
+  check('emoji.one-file-part', async (context) => {
+    const as = await whoUploads(context);
+    const cases: Array<[string, ParamList, boolean]> = [
+      ['no file part', { note: 'no file' }, true],
+      ['two file parts', { one: filePart(png(), 'image/png'), two: filePart(gif(), 'image/gif') }, true],
+      ['a body that is not multipart', { file: 'iVBORw0KGgo=' }, false],
+    ];
+    for (const [what, params, multipart] of cases) await refusedStoringNothing(context, as, emojiName(context), params, `an upload with ${what}`, multipart);
+  }),
+
+  check('emoji.images-only', async (context) => {
+    const as = await whoUploads(context);
+    const notImages = fc.oneof(
+      fc.constant(Buffer.from('this is not an image, whatever it says\n')),
+      fc.nat().map((at) => png().subarray(0, 8 + (at % (png().length - 9)))),
+      fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => Buffer.from(bytes)).filter((bytes) => bytes[0] !== 0x89 && bytes[0] !== 0x47 && bytes[0] !== 0xff && bytes[0] !== 0x52),
+    );
+    await context.property(fc.tuple(notImages, fc.constantFrom('image/png', 'image/gif', 'image/jpeg')), async ([bytes, type]) => {
+      await refusedStoringNothing(context, as, emojiName(context), { file: filePart(bytes, type) }, `an upload of ${bytes.length} bytes that are no image, declared ${type}`);
+    }, fewer(context, 8));
+  }),
+
+  check('emoji.size-limit', async (context) => {
+    const as = await whoUploads(context);
+    const { mib } = emojiLimit(context);
+    const name = emojiName(context);
+    const { response, after } = await upload(context, as, name, { file: filePart(png(mib * MIB), 'image/png') });
+    try {
+      succeeded(response, `an upload of exactly ${mib} MiB`);
+      expect(activeNamed(after, name).length === 1, `an upload of exactly ${mib} MiB succeeded, but GET /realm/emoji lists ${JSON.stringify(activeNamed(after, name))}`);
+    } finally {
+      await removeEmoji(context, activeNamed(after, name).map((emoji) => emoji.name));
+    }
+    await refusedStoringNothing(context, as, emojiName(context), { file: filePart(png(mib * MIB + 1), 'image/png') }, `an upload of ${mib} MiB and one byte`);
+  }),
+];
+
+/** Uploads under `first`, then under `second`, a name the spec makes the same: no second active emoji. */
+async function sameEmojiTwice(context: Context, as: Role, first: string, second: string) {
+  const made: string[] = [];
+  try {
+    const one = await upload(context, as, first, { file: filePart(png(), 'image/png') });
+    made.push(...one.made.map((emoji) => emoji.name));
+    succeeded(one.response, `an upload named ${JSON.stringify(first)}`);
+    const two = await upload(context, as, second, { file: filePart(gif(), 'image/gif') });
+    made.push(...two.made.map((emoji) => emoji.name));
+    const active = activeNamed(two.after, first);
+    expect(active.length === 1, `after uploads named ${JSON.stringify(first)} and ${JSON.stringify(second)} (answered ${two.response.status}), ${active.length} active emoji have that name: ${JSON.stringify(active)}`);
+  } finally {
+    await removeEmoji(context, made);
+  }
+}
+
+// ---- Checks of the decisions ---------------------------------------------------------------
+
+const decisionChecks: Check[] = [
+  check('emoji.name-rules', async (context) => {
+    const name = emojiName(context);
+    const { response, made } = await upload(context, 'member', ` ${name} Smile `, { file: filePart(png(), 'image/png') });
+    try {
+      succeeded(response, 'an upload with surrounding spaces and upper case');
+      expect(made[0]?.name === `${name}_smile`, `stored as ${JSON.stringify(made[0]?.name)}, not ${name}_smile`);
+      refusedExactly((await upload(context, 'member', `${name}_smile`, { file: filePart(png(), 'image/png') })).response, 'a name in use', 'A custom emoji with this name already exists.');
+      refusedExactly((await upload(context, 'member', `${name}*`, { file: filePart(png(), 'image/png') })).response, 'a name with *', 'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
+    } finally {
+      await removeEmoji(context, made.map((emoji) => emoji.name));
+    }
+    const again = await upload(context, 'member', `${name}_smile`, { file: filePart(png(), 'image/png') });
+    await removeEmoji(context, again.made.map((emoji) => emoji.name));
+    succeeded(again.response, 'an upload under the name of a removed emoji');
+  }),
+
+  check('emoji.permission', async (context) => {
+    expect(await uploader(context) === 'member', 'members may not upload custom emoji on the target (realm_can_add_custom_emoji_group)');
+    const name = emojiName(context);
+    const { made } = await upload(context, 'admin', name, { file: filePart(png(), 'image/png') });
+    try {
+      refusedExactly(await context.call('other', 'DELETE', emojiPath(name)), 'another member removing an administrator\'s emoji', 'Must be an organization administrator or emoji author');
+    } finally {
+      await removeEmoji(context, made.map((emoji) => emoji.name));
+    }
+  }),
+
+  check('emoji.image-bytes', async (context) => {
+    const name = emojiName(context);
+    const { response, made } = await upload(context, 'member', name, { file: filePart(png(), 'application/octet-stream') });
+    await removeEmoji(context, made.map((emoji) => emoji.name));
+    succeeded(response, 'a PNG declared application/octet-stream');
+    refusedExactly((await upload(context, 'member', emojiName(context), { file: filePart(Buffer.from('text'), 'image/png') })).response, 'text declared image/png', 'Invalid image format', 400, 'BAD_IMAGE');
+    const { mib } = emojiLimit(context);
+    refusedExactly((await upload(context, 'member', emojiName(context), { file: filePart(png(mib * MIB + 1), 'image/png') })).response, 'a file over the limit', `Uploaded file is larger than the allowed limit of ${mib} MiB`);
+  }),
+
+  check('emoji.listing-shape', async (context) => {
+    const queue = await registerQueue(context, 'other', ['realm_emoji']);
+    const name = emojiName(context);
+    try {
+      const data = png();
+      const { made } = await upload(context, 'member', name, { file: filePart(data, 'image/png') });
+      const [emoji] = made;
+      expect(emoji && JSON.stringify(Object.keys(emoji).sort()) === JSON.stringify(['author_id', 'deactivated', 'id', 'name', 'source_url', 'still_url']) && emoji.author_id === context.probe.users.member.id && (emoji as any).still_url === null,
+        `the new emoji is listed as ${JSON.stringify(emoji)}`);
+      const served = await fetch(new URL(emoji!.source_url!, context.client.baseUrl));
+      expect(served.status === 200 && Buffer.from(await served.arrayBuffer()).length > 0, `GET ${emoji!.source_url} answered ${served.status}`);
+      const [event] = await pollEvents(context, 'other', queue, (seen) => seen.length > 0);
+      expect(event?.type === 'realm_emoji' && event.op === 'update' && event.realm_emoji?.[emoji!.id]?.name === name, `the event is ${JSON.stringify(event).slice(0, 300)}`);
+      await removeEmoji(context, [emoji!.name]);
+      const kept = (await listEmoji(context)).find((candidate) => candidate.id === emoji!.id);
+      expect(kept?.deactivated === true, `a removed emoji is listed as ${JSON.stringify(kept)}, not deactivated`);
+    } finally {
+      await queue.remove();
+    }
+  }, ['events']),
+];
+
+export const EMOJI_CHECKS: readonly Check[] = [...mustChecks, ...decisionChecks];
+
+export const EMOJI_OPERATIONS: readonly SpecOperation[] = [
+  {
+    name: 'POST /realm/emoji/{emoji_name}', since: 1, as: 'admin',
+    async prepare(context) {
+      const name = emojiName(context);
+      return {
+        method: 'POST', path: emojiPath(name),
+        valid: { file: filePart(png(), 'image/png', 'emoji.png') },
+        invalid: { path: emojiPath(`${name}*`), params: { file: filePart(png(), 'image/png', 'emoji.png') } },
+        observe: async () => JSON.stringify(ourActive(context, await listEmoji(context)).map((emoji) => emoji.name).sort()),
+        undo: async () => removeEmoji(context, activeNamed(await listEmoji(context), name).map((emoji) => emoji.name)),
+      };
+    },
+  },
+];

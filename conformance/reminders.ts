@@ -1,0 +1,164 @@
+// Checks of message reminders (spec "Endpoints 7. Create a message reminder", from level 381;
+// note from 415). Deliveries need the reference clock. The run's reminders are deleted at the end.
+
+import fc from 'fast-check';
+import type { Role } from './client.js';
+import { check, expect, refusedExactly, succeeded, type Check, type Context } from './harness.js';
+import { text } from './generators.js';
+import { advanceClock, createChannel, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
+
+const DAY = 86_400;
+
+/** A channel member and other share, for messages to be reminded of. */
+function channel(context: Context): Promise<Channel> {
+  return context.memo('reminders-channel', () => createChannel(context, 'reminders', ['member', 'other']));
+}
+
+/** A message member may read: other's, in their channel or to member directly. */
+async function messageToRemind(context: Context, direct: boolean, token: string): Promise<number> {
+  return direct ? send(context, 'other', [context.probe.users.member.id], `${token} remind me`) : send(context, 'other', await channel(context), `${token} remind me`, 'reminders');
+}
+
+let serial = 0;
+const token = (context: Context) => `${context.prefix}r${serial++}x`;
+
+/** Creates a reminder as member; the end of the run deletes it whatever happens. */
+async function remind(context: Context, params: Record<string, unknown>) {
+  const response = await context.call('member', 'POST', '/reminders', params as never);
+  const id = response.body?.reminder_id;
+  if (Number.isInteger(id)) context.cleanup.atEnd(`delete reminder ${id}`, () => context.call('member', 'DELETE', `/reminders/${id}`));
+  return response;
+}
+
+async function listReminders(context: Context, as: Role = 'member'): Promise<any[]> {
+  const body = succeeded(await context.call(as, 'GET', '/reminders'), 'GET /reminders');
+  expect(Array.isArray(body.reminders), `GET /reminders: no reminders list: ${JSON.stringify(body).slice(0, 300)}`);
+  return body.reminders;
+}
+
+const fewer = (context: Context, most: number) => Math.min(context.options.runs, most);
+
+const mustChecks: Check[] = [
+  check('reminders.create-returns-id', async (context) => {
+    await context.property(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 1000 })), async ([direct, offset]) => {
+      const messageId = await messageToRemind(context, direct, token(context));
+      const when = (await targetNow(context)) + 30 * DAY + offset;
+      const body = succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: when }), 'POST /reminders');
+      expect(Number.isInteger(body.reminder_id), `POST /reminders answered without an integer reminder_id: ${JSON.stringify(body)}`);
+      const listed = (await listReminders(context)).find((reminder) => reminder.reminder_id === body.reminder_id);
+      expect(listed, `GET /reminders does not list reminder ${body.reminder_id}`);
+      expect(listed.scheduled_delivery_timestamp === when && Object.values(listed).includes(messageId), `reminder ${body.reminder_id} is listed as ${JSON.stringify(listed)}: not for message ${messageId} at ${when}`);
+    }, fewer(context, 6));
+  }),
+
+  check('reminders.delivered-to-self', async (context) => {
+    const { users } = context.probe;
+    await context.property(fc.boolean(), async (direct) => {
+      const tag = token(context);
+      const messageId = await messageToRemind(context, direct, tag);
+      const note = context.level >= 415 ? { note: `${tag} note` } : {};
+      const now = await advanceClock(context, 0);
+      succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: now + 60, ...note }), 'POST /reminders');
+      await advanceClock(context, 120);
+      // The delivered reminder comes from a bot, none of the profile's users, and links the
+      // message: a URL in it holds the message's ID on its own (not a time, not the run's prefix).
+      const profile = [users.member.id, users.other.id, users.admin.id];
+      const link = new RegExp(`https?://[^\\s)>\\]]*(?<![0-9A-Za-z])${messageId}(?![0-9A-Za-z])`);
+      const links = (message: any) => !profile.includes(message.sender_id) && link.test(String(message.content));
+      const delivered = (await recentMessages(context, 'member')).filter(links);
+      expect(delivered.length === 1, `${delivered.length} messages from a bot linking message ${messageId} reached member after the reminder's time: ${JSON.stringify(delivered.map((m) => m.content))}`);
+      const [reminder] = delivered;
+      const participants = (reminder.display_recipient as Array<{ id: number }>).map((user) => user.id);
+      expect(reminder.type === 'private' && reminder.sender_id !== users.member.id, `the reminder is ${JSON.stringify({ type: reminder.type, sender_id: reminder.sender_id })}: not a direct message from a bot`);
+      expect(participants.every((id) => id === users.member.id || id === reminder.sender_id), `the reminder went to ${JSON.stringify(participants)}, not to member alone`);
+      const others = (await recentMessages(context, 'other')).filter(links);
+      expect(others.length === 0, `other received the reminder too: ${JSON.stringify(others.map((m) => m.content))}`);
+    }, fewer(context, 3));
+  }, ['reference-clock']),
+
+  check('reminders.note-delivered', async (context) => {
+    await context.property(text(20), async (words) => {
+      const tag = token(context);
+      const messageId = await messageToRemind(context, false, tag);
+      const note = `${tag} ${words}`;
+      const now = await advanceClock(context, 0);
+      succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: now + 60, note }), 'POST /reminders');
+      await advanceClock(context, 120);
+      const delivered = (await recentMessages(context, 'member')).filter((message) => message.id !== messageId && String(message.content).includes(tag));
+      expect(delivered.some((message) => String(message.content).includes(note)), `no delivered reminder shows the note ${JSON.stringify(note)}: ${JSON.stringify(delivered.map((m) => m.content))}`);
+    }, fewer(context, 3));
+  }, ['reference-clock']),
+
+  check('reminders.note-absent-before-415', async (context) => {
+    await context.property(text(10), async (words) => {
+      const messageId = await messageToRemind(context, true, token(context));
+      const body = succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: (await targetNow(context)) + 30 * DAY, note: words }), 'POST /reminders with note');
+      expect(Array.isArray(body.ignored_parameters_unsupported) && body.ignored_parameters_unsupported.includes('note'), `at level ${context.level} note should be named in ignored_parameters_unsupported: ${JSON.stringify(body)}`);
+    }, fewer(context, 3));
+  }),
+];
+
+const decisionChecks: Check[] = [
+  check('reminders.parameters', async (context) => {
+    const messageId = await messageToRemind(context, true, token(context));
+    const later = (await targetNow(context)) + DAY;
+    refusedExactly(await remind(context, { scheduled_delivery_timestamp: later }), 'without message_id', "Missing 'message_id' argument", 400, 'REQUEST_VARIABLE_MISSING');
+    refusedExactly(await remind(context, { message_id: messageId }), 'without a time', "Missing 'scheduled_delivery_timestamp' argument", 400, 'REQUEST_VARIABLE_MISSING');
+    refusedExactly(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: later - 2 * DAY }), 'a past time', 'Scheduled delivery time must be in the future.');
+    const hidden = await send(context, 'other', [context.probe.users.admin.id], `${token(context)} not for member`);
+    refusedExactly(await remind(context, { message_id: hidden, scheduled_delivery_timestamp: later }), 'a message member may not read', 'Invalid message(s)');
+  }),
+
+  check('reminders.delivery', async (context) => {
+    const messageId = await messageToRemind(context, false, token(context));
+    const now = await advanceClock(context, 0);
+    succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: now + 60 }), 'POST /reminders');
+    // The worker is down past ten minutes: Zulip still delivers a reminder.
+    await advanceClock(context, 60 + 11 * 60, false);
+    await advanceClock(context, 0);
+    const [reminder] = (await recentMessages(context, 'member')).filter((message) => String(message.content).includes(`/near/${messageId}`));
+    expect(reminder, `no reminder linking /near/${messageId} arrived, eleven minutes late`);
+    expect(reminder.sender_full_name === 'Notification Bot' && String(reminder.content).startsWith('You requested a reminder for the following message.'), `the reminder is ${JSON.stringify({ sender: reminder.sender_full_name, content: reminder.content })}`);
+  }, ['reference-clock']),
+
+  check('reminders.listing-shape', async (context) => {
+    const queue = await registerQueue(context, 'member', ['reminders']);
+    try {
+      const messageId = await messageToRemind(context, true, token(context));
+      const when = (await targetNow(context)) + 30 * DAY;
+      const id = succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: when }), 'POST /reminders').reminder_id;
+      const listed = (await listReminders(context)).find((reminder) => reminder.reminder_id === id);
+      const keys = ['content', 'failed', 'reminder_id', 'reminder_target_message_id', 'rendered_content', 'scheduled_delivery_timestamp', 'to', 'type'];
+      expect(listed && JSON.stringify(Object.keys(listed).sort()) === JSON.stringify(keys) && listed.type === 'private' && listed.to[0] === context.probe.users.member.id && listed.reminder_target_message_id === messageId,
+        `reminder ${id} is listed as ${JSON.stringify(listed)}`);
+      refusedExactly(await context.call('other', 'DELETE', `/reminders/${id}`), "other's DELETE of member's reminder", 'Reminder does not exist', 404);
+      succeeded(await context.call('member', 'DELETE', `/reminders/${id}`), 'DELETE /reminders/{id}');
+      const events = await pollEvents(context, 'member', queue, (seen) => seen.length >= 2);
+      expect(events[0]?.op === 'add' && events[0].reminders?.[0]?.reminder_id === id && events[1]?.op === 'remove' && events[1].reminder_id === id, `the events are ${JSON.stringify(events)}`);
+    } finally {
+      await queue.remove();
+    }
+  }, ['events']),
+];
+
+export const REMINDERS_CHECKS: readonly Check[] = [...mustChecks, ...decisionChecks];
+
+export const REMINDERS_OPERATIONS: readonly SpecOperation[] = [
+  {
+    name: 'POST /reminders', since: 381,
+    async prepare(context) {
+      const messageId = await context.memo('reminders-general', () => messageToRemind(context, true, `${context.prefix} general`));
+      const before = new Set((await listReminders(context)).map((reminder) => reminder.reminder_id));
+      return {
+        method: 'POST', path: '/reminders',
+        valid: { message_id: messageId, scheduled_delivery_timestamp: (await targetNow(context)) + 30 * DAY },
+        observe: async () => JSON.stringify((await listReminders(context)).map((reminder) => reminder.reminder_id).sort((a, b) => a - b)),
+        undo: async () => {
+          for (const reminder of await listReminders(context)) {
+            if (!before.has(reminder.reminder_id)) await context.cleanup.now(`delete reminder ${reminder.reminder_id}`, () => context.call('member', 'DELETE', `/reminders/${reminder.reminder_id}`));
+          }
+        },
+      };
+    },
+  },
+];
