@@ -65,6 +65,12 @@ export class HarnessError extends Error {}
 /** A reset, a timeout or a gateway's 502/503/504 on a request that could not be retried: the check cannot tell what happened. */
 export class TransientError extends HarnessError {}
 
+/**
+ * The server answered 5xx where the check needed an answer. Once is not yet a verdict: the rule
+ * ends in error and is run again; a server error seen again then fails it.
+ */
+export class ServerError extends HarnessError {}
+
 /** Answers that come from a gateway in front of the server, not from the server. */
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
@@ -175,6 +181,11 @@ export class Client {
         throw new TransientError(`${(error as Error).message}${idempotent ? ` (after ${attempt + 1} tries)` : ' (not retried: the request may have taken effect)'}`);
       }
       this.count++;
+      // A server error on a request that may be repeated is asked again once.
+      if (response.status >= 500 && !GATEWAY_STATUSES.has(response.status) && idempotent && attempt === 0) {
+        await sleep(this.options.backoffMs ?? 250);
+        continue;
+      }
       if (GATEWAY_STATUSES.has(response.status)) {
         this.transients++;
         if (idempotent && attempt < RETRIES) {

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import type { Forged, ParamList, Response } from './client.js';
-import { check, expect, refused, succeeded, type Check, type Context } from './harness.js';
+import { check, expect, noServerError, refused, succeeded, type Check, type Context } from './harness.js';
 import { recentMessages, send, type PreparedOperation, type SpecOperation } from './world.js';
 
 const fewer = (context: Context, most: number) => Math.min(context.options.runs, most);
@@ -25,7 +25,7 @@ async function withPrepared<T>(context: Context, operation: SpecOperation, use: 
 /** The spec's envelope: a JSON object with result and a string msg, empty exactly on success. */
 function expectEnvelope(response: Response, what: string, result: 'success' | 'error'): void {
   const body = response.body;
-  expect(response.status < 500, `${what}: server error ${response.status} ${response.text.slice(0, 200)}`);
+  noServerError(response, what);
   expect(body !== null && typeof body === 'object' && !Array.isArray(body), `${what}: the answer is not a JSON object: ${response.status} ${JSON.stringify(response.text.slice(0, 200))}`);
   expect(body.result === result, `${what}: result is ${JSON.stringify(body.result)}, expected ${JSON.stringify(result)} (HTTP ${response.status})`);
   expect(typeof body.msg === 'string', `${what}: msg is ${JSON.stringify(body.msg)}, not a string`);

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { ruleAppliesAt, ruleById, type Rule, type RuleId } from './rules.js';
-import { Client, HarnessError, curlLine, type Caller, type Exchange, type Response } from './client.js';
+import { Client, HarnessError, ServerError, curlLine, type Caller, type Exchange, type Response } from './client.js';
 import type { Cleanup } from './cleanup.js';
 import type { Probe } from './probe.js';
 
@@ -33,6 +33,8 @@ export interface RuleResult {
   expected?: boolean;
   /** Passed only when rerun (--retries). */
   flaky?: boolean;
+  /** Ended in error because the server answered 5xx. */
+  serverError?: boolean;
 }
 
 export class Violation extends Error {
@@ -115,7 +117,8 @@ export class Context {
   async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs = this.options.runs): Promise<void> {
     const parameters: fc.Parameters<[T]> = { seed: this.options.seed, numRuns: runs };
     if (this.options.replayPath) Object.assign(parameters, { path: this.options.replayPath, endOnFailure: true });
-    // A harness or network problem ends the property at once: nothing to shrink, no more requests.
+    // A harness or network problem, or a server error, ends the property at once: nothing to
+  // shrink, no more requests.
     let problem: unknown = null;
     const guarded = async (value: T) => {
       if (problem !== null) return;
@@ -160,16 +163,21 @@ export function expect(condition: unknown, message: string): asserts condition {
 
 const describe = (response: Response) => `${response.status} ${response.body ? JSON.stringify(response.body) : JSON.stringify(response.text.slice(0, 200))}`;
 
+/** A 5xx: not yet a verdict (see ServerError). */
+export function noServerError(response: Response, what: string): void {
+  if (response.status >= 500) throw new ServerError(`${what}: server error ${describe(response)}`);
+}
+
 /** A JSON success response; returns its body. */
 export function succeeded(response: Response, what: string): any {
-  expect(response.status < 500, `${what}: server error ${describe(response)}`);
+  noServerError(response, what);
   expect(response.status >= 200 && response.status < 300 && response.body?.result === 'success', `${what}: expected success, got ${describe(response)}`);
   return response.body;
 }
 
 /** A JSON error response with a 4xx status; returns its body. */
 export function refused(response: Response, what: string): any {
-  expect(response.status < 500, `${what}: server error ${describe(response)}`);
+  noServerError(response, what);
   expect(response.body?.result === 'error' && response.status >= 400, `${what}: expected a JSON error, got ${describe(response)}`);
   expect(typeof response.body.msg === 'string', `${what}: error without msg: ${describe(response)}`);
   return response.body;
@@ -230,6 +238,11 @@ export async function runCheck(check: Check, context: Context): Promise<RuleResu
       result.message = error.message;
     } else {
       result.status = 'error';
+      result.serverError = error instanceof ServerError;
+      if (result.serverError) {
+        const recent = context.client.takeHistory();
+        result.counterexample = { input: null, seed: context.options.seed, path: null, requests: recent.map(curlLine), exchanges: recent };
+      }
       result.message = error instanceof HarnessError ? error.message : `harness error: ${(error as Error)?.stack ?? String(error)}`;
     }
   } finally {

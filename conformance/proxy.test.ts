@@ -19,12 +19,17 @@ interface Faults {
   slow: number;
 }
 
-/** A proxy to `target` that injects faults at the given rates, from a seeded generator. */
-async function faultyProxy(target: string, rates: Faults, seed: number): Promise<{ url: string; counts: Record<keyof Faults, number>; close(): Promise<void> }> {
+/** A proxy to `target` that injects faults at the given rates, from a seeded generator; `answer` may answer a request itself. */
+async function faultyProxy(target: string, rates: Faults, seed: number, answer?: (method: string, url: string) => number | null): Promise<{ url: string; counts: Record<keyof Faults, number>; close(): Promise<void> }> {
   let state = seed;
   const random = () => ((state = (state * 48271) % 2147483647) / 2147483647);
   const counts = { reset: 0, badGateway: 0, lostResponse: 0, slow: 0 };
   const server: Server = createServer((req, res) => {
+    const status = answer?.(req.method!, req.url!);
+    if (status) {
+      req.resume();
+      return void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' }));
+    }
     const draw = random();
     let at = rates.reset;
     if (draw < at) {
@@ -107,6 +112,34 @@ for (const [dialect, decisions] of [['zulip', false], ['alternate', true]] as co
     assert.equal(direct.left, []);
   });
 }
+
+test('a server error fails a rule only when a retry sees it again; once, it makes the rule flaky', async () => {
+  const reference = await startReference({ port: 0 });
+  try {
+    const profile = targetProfile(reference.fixture, reference.url);
+    const outcome = async (times: number) => {
+      let left = times;
+      const proxy = await faultyProxy(reference.url, { reset: 0, badGateway: 0, lostResponse: 0, slow: 0 }, 1, (method, url) => (method === 'POST' && url === '/api/v1/drafts' && left-- > 0 ? 500 : null));
+      try {
+        const report = await runSuite({
+          target: proxy.url, credentials: profile.users, embedded: false, seed: 3, runs: 2, only: 'drafts.create-returns-ids-in-order', replayPath: null,
+          decisions: false, rate: 0, timeoutMs: 5_000, eventWaitMs: 300, expectations: null, backoffMs: 5,
+        });
+        return report.rules[0]!;
+      } finally {
+        await proxy.close();
+      }
+    };
+    const once = await outcome(1);
+    assert.equal([once.status, once.flaky], ['pass', true]);
+    const always = await outcome(1000);
+    assert.is(always.status, 'fail');
+    assert.match(always.message, /server error 500[\s\S]*seen again on a retry/);
+    assert.ok(always.counterexample!.requests.some((line) => line.includes('/api/v1/drafts')));
+  } finally {
+    await reference.close();
+  }
+});
 
 test('the proxy itself forwards faithfully when it injects nothing', async () => {
   const quiet = await verdicts('zulip', false, { reset: 0, badGateway: 0, lostResponse: 0, slow: 0 });

@@ -73,11 +73,16 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       if (!matches(check.rule)) continue;
       if (options.interrupted?.()) break;
       let result = await runCheck(check, context);
-      // A rule that could not be checked is tried again; one that passes then is flaky, never a plain pass.
-      for (let retry = 0; result.status === 'error' && retry < (options.retries ?? 0) && !options.interrupted?.(); retry++) {
+      // A rule that could not be checked is tried again; one that passes then is flaky, never a
+      // plain pass. A server error is always tried once more, and fails the rule if seen again.
+      for (let retry = 0; result.status === 'error' && (retry < (options.retries ?? 0) || (retry === 0 && result.serverError)) && !options.interrupted?.(); retry++) {
         const again = await runCheck(check, context);
         again.requests += result.requests;
         if (again.status === 'pass') again.flaky = true;
+        if (result.serverError && again.serverError) {
+          again.status = 'fail';
+          again.message = `${again.message} (seen again on a retry)`;
+        }
         result = again;
       }
       if (result.status === 'fail' && options.expectations?.expected_failures[result.id] !== undefined) result.expected = true;
