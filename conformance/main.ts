@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // npm run conformance -- [--target URL] [--profile FILE] [--seed N] [--runs N] [--only PATTERN]
 //                        [--json FILE] [--junit FILE] [--decisions] [--expect FILE] [--replay PATH]
 //                        [--rate N] [--timeout MS] [--reference-level N] [--reference-dialect NAME]

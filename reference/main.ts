@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // npm start -- [--host H] [--port P] [--feature-level N] [--fixture FILE] [--profile-out FILE]
 //              [--dialect zulip|alternate] [--max-emoji-file-size-mib N]
 

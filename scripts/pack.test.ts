@@ -1,0 +1,72 @@
+// The package as users get it: packed, installed into an empty project, the two bins run against
+// each other and the library used from there, with no TypeScript and no clone.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+function run(command: string, args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, npm_config_loglevel: 'error' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+test('npm pack; npm install of the tarball; teamchat-reference and teamchat-conformance against each other; the library', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'teamchat-pack-'));
+  const packed = await run('npm', ['pack', '--pack-destination', directory, '--silent'], root);
+  assert.is(packed.code, 0, packed.stderr);
+  const tarball = join(directory, packed.stdout.trim().split('\n').at(-1)!);
+  const project = join(directory, 'project');
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-teamchat', private: true, type: 'module' }));
+  const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], project);
+  assert.is(installed.code, 0, installed.stderr);
+  const contents = readFileSync(join(project, 'node_modules/teamchat-conformance/package.json'), 'utf8');
+  assert.match(contents, /"teamchat-reference"/);
+
+  const bin = (name: string) => join(project, 'node_modules/.bin', name);
+  const reference = spawn(bin('teamchat-reference'), ['--port', '0', '--profile-out', join(project, 'profile.json')], { cwd: project });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      reference.stdout.on('data', (chunk) => {
+        output += chunk;
+        const match = /http:\/\/[\d.:]+/.exec(output);
+        if (match) resolve(match[0]);
+      });
+      reference.once('exit', (code) => reject(new Error(`teamchat-reference exited with ${code}`)));
+    });
+    const checked = await run(bin('teamchat-conformance'), ['--target', url, '--profile', join(project, 'profile.json'), '--smoke', '--rate', '0', '--only', 'drafts.*'], project);
+    assert.is(checked.code, 0, checked.stdout + checked.stderr);
+    assert.match(checked.stdout, /rules: \d+ pass, 0 fail/);
+  } finally {
+    reference.kill('SIGTERM');
+  }
+
+  writeFileSync(join(project, 'use.js'), `
+    import { checkTarget, RULES } from 'teamchat-conformance';
+    import { startReference } from 'teamchat-conformance/reference';
+    const server = await startReference({ port: 0, featureLevel: 300 });
+    const report = await checkTarget({ target: server.url, users: server.profile.users, runs: 2, rate: 0, only: 'flags.add', seed: 1 });
+    await server.close();
+    console.log(JSON.stringify({ level: report.feature_level, summary: report.summary, rules: RULES.length }));
+  `);
+  const used = await run(process.execPath, ['use.js'], project);
+  assert.is(used.code, 0, used.stderr);
+  const result = JSON.parse(used.stdout.trim().split('\n').at(-1)!);
+  assert.is(result.level, 300);
+  assert.equal(result.summary, { pass: 1, fail: 0, skip: 0, error: 0 });
+  assert.ok(result.rules > 100);
+});
+
+test.run();
