@@ -1,6 +1,6 @@
 // The suite as a library: check a target from code and get the report object back.
 //
-//   import { checkTarget } from 'teamchat-conformance';
+//   const { checkTarget } = await import('teamchat-conformance');
 //   const report = await checkTarget({ target, users: { admin, member, other }, runs: 10 });
 
 import type { Credentials, Role } from './client.js';

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { ParamList } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
-import { registerQueue, pollEvents, type SpecOperation } from './world.js';
+import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 type Kind =
   | { readonly type: 'bool' }
@@ -114,8 +114,7 @@ function wrongType(setting: SpecSetting): fc.Arbitrary<string> | null {
 
 /** The organization's defaults, as /register shows them. */
 export async function readDefaults(context: Context): Promise<Record<string, unknown>> {
-  const state = succeeded(await context.call('member', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['realm_user_settings_defaults'] }), 'POST /register');
-  await context.cleanup.now('delete the probe queue', () => context.call('member', 'DELETE', '/events', { queue_id: state.queue_id }));
+  const state = await fetchState(context, 'member', ['realm_user_settings_defaults']);
   const defaults = state.realm_user_settings_defaults;
   expect(defaults && typeof defaults === 'object', `POST /register: no realm_user_settings_defaults: ${JSON.stringify(state).slice(0, 300)}`);
   return defaults;
@@ -162,7 +161,6 @@ async function refusedChangingNothing(context: Context, changes: ParamList, what
   return refused(response, what);
 }
 
-const fewer = (context: Context, most: number) => Math.min(context.options.runs, most);
 
 // ---- Checks of what the spec states ---------------------------------------------------------
 
@@ -190,7 +188,7 @@ const mustChecks: Check[] = [
     const cases = fc.constantFrom(...enums).chain((setting) => fc.tuple(fc.constant(setting), outOfSet(context, setting)!, otherChange(context, current, setting.name)));
     await context.property(cases, async ([setting, value, [other, otherValue]]) => {
       await refusedChangingNothing(context, { [other]: otherValue, [setting.name]: value }, `${setting.name}=${JSON.stringify(value)} with ${other}=${JSON.stringify(otherValue)}`);
-    }, fewer(context, 15));
+    }, context.runsAtMost(15));
   }),
 
   check('defaults.string-values', async (context) => {
@@ -199,7 +197,7 @@ const mustChecks: Check[] = [
     const cases = fc.constantFrom(...strings).chain((setting) => fc.tuple(fc.constant(setting), outOfSet(context, setting)!, otherChange(context, current, setting.name)));
     await context.property(cases, async ([setting, value, [other, otherValue]]) => {
       await refusedChangingNothing(context, { [other]: otherValue, [setting.name]: value as string }, `${setting.name}=${JSON.stringify(value)} with ${other}=${JSON.stringify(otherValue)}`);
-    }, fewer(context, 12));
+    }, context.runsAtMost(12));
     // emojiset's list is the spec's: google, twitter, text.
     await refusedChangingNothing(context, { emojiset: 'google-blob' }, 'emojiset=google-blob');
     // notification_sound is a free string.
@@ -208,7 +206,7 @@ const mustChecks: Check[] = [
       succeeded(await update(context, { notification_sound: sound }), `notification_sound=${JSON.stringify(sound)}`);
       const stored = (await readDefaults(context)).notification_sound;
       expect(stored === sound, `notification_sound ${JSON.stringify(sound)} reads back as ${JSON.stringify(stored)}`);
-    }, fewer(context, 5));
+    }, context.runsAtMost(5));
   }),
 
   check('defaults.value-types', async (context) => {
@@ -217,7 +215,7 @@ const mustChecks: Check[] = [
     const cases = fc.constantFrom(...typed).chain((setting) => fc.tuple(fc.constant(setting), wrongType(setting)!, otherChange(context, current, setting.name)));
     await context.property(cases, async ([setting, text, [other, otherValue]]) => {
       await refusedChangingNothing(context, { [other]: otherValue, [setting.name]: text }, `${setting.name}=${text} with ${other}=${JSON.stringify(otherValue)}`);
-    }, fewer(context, 15));
+    }, context.runsAtMost(15));
   }),
 
   check('defaults.settings-at-their-levels', async (context) => {
@@ -233,7 +231,7 @@ const mustChecks: Check[] = [
       expect(Array.isArray(listed) && JSON.stringify([...listed].sort()) === JSON.stringify(expected), `at level ${context.level}, ${expected.join(', ')} should be ignored and named; ignored_parameters_unsupported is ${JSON.stringify(listed)}`);
       const stored = await readDefaults(context);
       expect(stored[other] === value, `the valid change ${other}=${JSON.stringify(value)} beside them reads back as ${JSON.stringify(stored[other])}`);
-    }, fewer(context, 8));
+    }, context.runsAtMost(8));
   }),
 
   check('defaults.updates-follow-model', async (context) => {
@@ -246,14 +244,13 @@ const mustChecks: Check[] = [
     await context.property(fc.commands([command], { maxCommands: 6 }), async (commands) => {
       const model: DefaultsModel = { defaults: await readDefaults(context) };
       await fc.asyncModelRun(() => ({ model, real: context }), commands);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('defaults.existing-users-unchanged', async (context) => {
     const current = await originalDefaults(context);
     const own = async (as: 'member' | 'admin') => {
-      const state = succeeded(await context.call(as, 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['user_settings'] }), 'POST /register');
-      await context.cleanup.now('delete the probe queue', () => context.call(as, 'DELETE', '/events', { queue_id: state.queue_id }));
+      const state = await fetchState(context, as, ['user_settings']);
       return (state.user_settings ?? state) as Record<string, unknown>;
     };
     await context.property(fc.uniqueArray(otherChange(context, current, ''), { minLength: 1, maxLength: 5, selector: ([name]) => name }), async (changes) => {
@@ -263,7 +260,7 @@ const mustChecks: Check[] = [
         const changed = differences(context, before[as], await own(as));
         expect(changed.length === 0, `updating the defaults ${JSON.stringify(Object.fromEntries(changes))} changed ${as}'s own settings: ${changed.join('; ')}`);
       }
-    }, fewer(context, 5));
+    }, context.runsAtMost(5));
   }),
 
   check('defaults.new-users-get-defaults', async (context) => {
@@ -276,11 +273,10 @@ const mustChecks: Check[] = [
       const created = succeeded(await context.call('admin', 'POST', '/users', { email, password: `${context.prefix}-password`, full_name: `${context.prefix} user` }), 'POST /users');
       const key = succeeded(await context.call('admin', 'POST', '/reference/api_key', { user_id: created.user_id }), 'POST /reference/api_key').api_key;
       const as = { forged: true as const, email, api_key: key, shown: '$CREATED_USER_API_KEY' };
-      const state = succeeded(await context.call(as, 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['user_settings'] }), 'POST /register as the new user');
-      await context.cleanup.now('delete the new user\'s queue', () => context.call(as, 'DELETE', '/events', { queue_id: state.queue_id }));
+      const state = await fetchState(context, as, ['user_settings'], 'POST /register as the new user');
       const wrong = differences(context, defaults, state.user_settings ?? state);
       expect(wrong.length === 0, `a user created after the defaults became ${JSON.stringify(Object.fromEntries(changes))} starts with other settings: ${wrong.join('; ')}`);
-    }, fewer(context, 3));
+    }, context.runsAtMost(3));
   }, ['create-users']),
 ];
 
@@ -344,7 +340,7 @@ const decisionChecks: Check[] = [
       } finally {
         await queue.remove();
       }
-    }, fewer(context, 5));
+    }, context.runsAtMost(5));
   }, ['events']),
 ];
 

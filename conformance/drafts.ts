@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Role } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
 import { characterLength, text, topicText } from './generators.js';
-import { createChannel, pollEvents, registerQueue, type Queue, type SpecOperation } from './world.js';
+import { createChannel, fetchState, pollEvents, registerQueue, type Queue, type SpecOperation } from './world.js';
 
 export interface DraftInput {
   type: unknown;
@@ -170,8 +170,7 @@ function readBackDifferences(sent: DraftInput, stored: StoredDraft | undefined):
 
 /** The drafts synchronization setting, switched for the check and put back at the end. */
 async function withSynchronizationSetting(context: Context) {
-  const registered = succeeded(await context.call('member', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['user_settings'] }), 'POST /register');
-  await context.cleanup.now('delete the probe queue', () => context.call('member', 'DELETE', '/events', { queue_id: registered.queue_id }));
+  const registered = await fetchState(context, 'member', ['user_settings']);
   const original = registered.user_settings?.enable_drafts_synchronization;
   expect(typeof original === 'boolean', `POST /register: user_settings.enable_drafts_synchronization is not a boolean: ${JSON.stringify(registered.user_settings)}`);
   let restored = false;

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { crc32, deflateSync } from 'node:zlib';
 import type { FilePart, ParamList, Role } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
-import { pollEvents, registerQueue, type SpecOperation } from './world.js';
+import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 const MIB = 1024 * 1024;
 
@@ -69,8 +69,7 @@ const ourActive = (context: Context, list: readonly Listed[]) => list.filter((em
 /** Who may upload, as /register says (realm_can_add_custom_emoji_group, or the older policy); null if no profile user may. */
 function uploader(context: Context): Promise<Role | null> {
   return context.memo('emoji-uploader', async () => {
-    const state = succeeded(await context.call('member', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['realm', 'realm_user_groups', 'realm_can_add_custom_emoji_group'] }), 'POST /register');
-    await context.cleanup.now('delete the probe queue', () => context.call('member', 'DELETE', '/events', { queue_id: state.queue_id }));
+    const state = await fetchState(context, 'member', ['realm', 'realm_user_groups', 'realm_can_add_custom_emoji_group']);
     const { users } = context.probe;
     const setting = state.realm_can_add_custom_emoji_group;
     const groups = new Map<number, { members: number[]; direct_subgroup_ids?: number[] }>((state.realm_user_groups ?? []).map((group: any) => [group.id, group]));
@@ -129,7 +128,6 @@ export function emojiLimit(context: Context): { readonly mib: number; readonly f
 }
 
 const image = fc.constantFrom<['png' | 'gif', () => Buffer]>(['png', () => png()], ['gif', gif]);
-const fewer = (context: Context, most: number) => Math.min(context.options.runs, most);
 
 // ---- Checks of what the spec states ---------------------------------------------------------
 
@@ -145,7 +143,7 @@ const mustChecks: Check[] = [
       } finally {
         await removeEmoji(context, activeNamed(after, name).map((emoji) => emoji.name));
       }
-    }, fewer(context, 4));
+    }, context.runsAtMost(4));
   }),
 
   check('emoji.name-characters', async (context) => {
@@ -158,7 +156,7 @@ const mustChecks: Check[] = [
       const cut = 1 + (at % (base.length - 1));
       const name = base.slice(0, cut) + character + base.slice(cut);
       await refusedStoringNothing(context, as, name, { file: filePart(png(), 'image/png') }, `an upload named ${JSON.stringify(name)}`);
-    }, fewer(context, 12));
+    }, context.runsAtMost(12));
   }),
 
   check('emoji.name-alphabet', async (context) => {
@@ -173,7 +171,7 @@ const mustChecks: Check[] = [
       } finally {
         await removeEmoji(context, activeNamed(after, name).map((emoji) => emoji.name));
       }
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('emoji.name-case-ignored', async (context) => {
@@ -183,7 +181,7 @@ const mustChecks: Check[] = [
       const other = [...name].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c)).join('');
       const recased = other === name ? name.toUpperCase() : other;
       await sameEmojiTwice(context, as, name, recased);
-    }, fewer(context, 4));
+    }, context.runsAtMost(4));
   }),
 
   check('emoji.underscores-are-spaces', async (context) => {
@@ -192,7 +190,7 @@ const mustChecks: Check[] = [
       const base = `${emojiName(context)} a b`;
       const [first, second] = spacesFirst ? [base, base.replace(/ /g, '_')] : [base.replace(/ /g, '_'), base];
       await sameEmojiTwice(context, as, first, second);
-    }, fewer(context, 4));
+    }, context.runsAtMost(4));
   }),
 
   check('emoji.one-file-part', async (context) => {
@@ -214,7 +212,7 @@ const mustChecks: Check[] = [
     );
     await context.property(fc.tuple(notImages, fc.constantFrom('image/png', 'image/gif', 'image/jpeg')), async ([bytes, type]) => {
       await refusedStoringNothing(context, as, emojiName(context), { file: filePart(bytes, type) }, `an upload of ${bytes.length} bytes that are no image, declared ${type}`);
-    }, fewer(context, 8));
+    }, context.runsAtMost(8));
   }),
 
   check('emoji.size-limit', async (context) => {

@@ -113,7 +113,6 @@ function fieldData(field: Listed): unknown {
   }
 }
 
-const fewer = (context: Context, most: number) => Math.min(context.options.runs, most);
 
 // ---- Checks of what the spec states ---------------------------------------------------------
 
@@ -134,13 +133,13 @@ const mustChecks: Check[] = [
       } finally {
         await removeFields(context, made.map((field) => field.id));
       }
-    }, fewer(context, 16));
+    }, context.runsAtMost(16));
   }),
 
   check('fields.field-type-required', async (context) => {
     await context.property(validCreate(context), async ({ field_type: _dropped, field_data: _data, ...params }) => {
       await refusedCreatingNothing(context, params, `POST /realm/profile_fields without field_type ${JSON.stringify(params)}`);
-    }, fewer(context, 5));
+    }, context.runsAtMost(5));
   }),
 
   check('fields.field-type-values', async (context) => {
@@ -152,7 +151,7 @@ const mustChecks: Check[] = [
       .filter((type) => !valid.includes(type as number));
     await context.property(fc.tuple(validCreate(context), outside), async ([params, type]) => {
       await refusedCreatingNothing(context, { ...params, field_type: type as number }, `field_type ${JSON.stringify(type)}`);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('fields.summary-limit', async (context) => {
@@ -171,7 +170,7 @@ const mustChecks: Check[] = [
       } finally {
         await removeFields(context, made);
       }
-    }, fewer(context, 4));
+    }, context.runsAtMost(4));
   }),
 
   check('fields.summary-types', async (context) => {
@@ -179,7 +178,7 @@ const mustChecks: Check[] = [
     if (count >= 2) throw new Skip(`the organization has ${count} summary fields the run did not make: a refusal could not tell the type rule from the limit`);
     await context.property(fc.tuple(fc.constantFrom(LONG_TEXT, USER), validCreate(context)), async ([type, params]) => {
       await refusedCreatingNothing(context, { ...params, field_type: type, field_data: undefined, display_in_profile_summary: true }, `a summary field of type ${type}`);
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('fields.select-options', async (context) => {
@@ -201,7 +200,7 @@ const mustChecks: Check[] = [
       else if (spoiler === 'text not a string') option.text = 7;
       else option.order = 1;
       await refusedCreatingNothing(context, { name: fieldName(context), field_type: SELECT, field_data: { ...data, [key]: option } }, `a List of options whose option ${key} has ${spoiler}`);
-    }, fewer(context, 8));
+    }, context.runsAtMost(8));
   }),
 
   check('fields.flags-at-their-levels', async (context) => {
@@ -222,7 +221,7 @@ const mustChecks: Check[] = [
       } finally {
         await removeFields(context, made.map((field) => field.id));
       }
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('fields.summary-count-follows-model', async (context) => {
@@ -235,7 +234,7 @@ const mustChecks: Check[] = [
       } finally {
         await removeFields(context, model.ours.map((field) => field.id));
       }
-    }, fewer(context, 8));
+    }, context.runsAtMost(8));
   }),
 ];
 

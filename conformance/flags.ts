@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Response, Role } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
 import { text } from './generators.js';
-import { createChannel, pollEvents, readConversation, registerQueue, send, type Channel, type Conversation, type SpecOperation } from './world.js';
+import { createChannel, fetchState, pollEvents, readConversation, registerQueue, send, type Channel, type Conversation, type SpecOperation } from './world.js';
 
 const CHANGEABLE = ['read', 'starred', 'collapsed'] as const;
 type Changeable = (typeof CHANGEABLE)[number];
@@ -154,12 +154,11 @@ async function everyStep(context: Context, assert: (step: { op: Op; flag: Change
   const w = await world(context);
   await context.property(stepsArbitrary(w), async (steps) => {
     for (const step of steps) assert(step, await flagStep(context, step.ids, step.op, step.flag));
-  }, fewer(context));
+  }, context.runsAtMost(20));
 }
 
 // ---- Checks of what the spec states ---------------------------------------------------------
 
-const fewer = (context: Context, most = 20) => Math.min(context.options.runs, most);
 
 const mustChecks: Check[] = [
   check('flags.required-parameters', async (context) => {
@@ -167,7 +166,7 @@ const mustChecks: Check[] = [
     const request = fc.record({ drop: fc.constantFrom('messages', 'op', 'flag'), op: fc.constantFrom<Op>('add', 'remove'), flag: fc.constantFrom(...CHANGEABLE), ids: fc.subarray(visible(w), { minLength: 1 }) });
     await context.property(request, async ({ drop, op, flag, ids }) => {
       await refusedChangingNothing(context, w, () => updateFlags(context, drop === 'messages' ? undefined : ids, drop === 'op' ? undefined : op, drop === 'flag' ? undefined : flag), `POST /messages/flags without ${drop}`);
-    }, fewer(context));
+    }, context.runsAtMost(20));
   }),
 
   check('flags.op-add-or-remove', async (context) => {
@@ -175,7 +174,7 @@ const mustChecks: Check[] = [
     const ops = fc.oneof(fc.constantFrom('Add', 'ADD', ' add', 'remove ', 'delete', 'set', 'toggle', '', 'null', 'true'), fc.string({ maxLength: 8 }).filter((op) => op !== 'add' && op !== 'remove'));
     await context.property(fc.tuple(ops, fc.constantFrom(...CHANGEABLE), fc.subarray(visible(w), { minLength: 1 })), async ([op, flag, ids]) => {
       await refusedChangingNothing(context, w, () => updateFlags(context, ids, op, flag), `POST /messages/flags op=${JSON.stringify(op)}`);
-    }, fewer(context));
+    }, context.runsAtMost(20));
   }),
 
   check('flags.only-changeable-flags', async (context) => {
@@ -191,7 +190,7 @@ const mustChecks: Check[] = [
     const outside = fc.oneof(fc.constantFrom('Read', 'STARRED', 'unread', 'is_private', 'active_mobile_push_notification', 'force_expand', ''), fc.string({ maxLength: 10 }).filter((flag) => !table.includes(flag)));
     await context.property(fc.tuple(outside, fc.constantFrom<Op>('add', 'remove'), fc.subarray(visible(w), { minLength: 1 })), async ([flag, op, ids]) => {
       await refusedChangingNothing(context, w, () => updateFlags(context, ids, op, flag), `POST /messages/flags flag=${JSON.stringify(flag)}`);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('flags.add-sets-flag', async (context) => {
@@ -202,7 +201,7 @@ const mustChecks: Check[] = [
         const lacking = ids.filter((id) => !after.get(id)!.includes(flag));
         expect(lacking.length === 0, `add ${flag}: messages ${JSON.stringify(lacking)} lack ${flag} afterwards`);
       }
-    }, fewer(context));
+    }, context.runsAtMost(20));
   }),
 
   check('flags.remove-clears-flag', async (context) => {
@@ -215,7 +214,7 @@ const mustChecks: Check[] = [
         const keeping = ids.filter((id) => !exempt(id) && after.get(id)!.includes(flag));
         expect(keeping.length === 0, `remove ${flag}: messages ${JSON.stringify(keeping)} still have ${flag}`);
       }
-    }, fewer(context));
+    }, context.runsAtMost(20));
   }),
 
   check('flags.response-lists-modified', (context) =>
@@ -237,7 +236,7 @@ const mustChecks: Check[] = [
       const { after } = await flagStep(context, [...new Set([...skipped, ...others])], 'remove', 'read');
       const unread = skipped.filter((id) => !after.get(id)!.includes('read'));
       expect(unread.length === 0, `remove read made messages ${JSON.stringify(unread)} of channels member is not subscribed to unread`);
-    }, fewer(context));
+    }, context.runsAtMost(20));
   }),
 
   check('flags.ignored-channels-listed', async (context) => {
@@ -249,7 +248,7 @@ const mustChecks: Check[] = [
       expect(Array.isArray(listed), `remove read: no ignored_because_not_subscribed_channels list: ${JSON.stringify(body)}`);
       const actual = [...new Set(listed as number[])].sort((a, b) => a - b);
       expect(JSON.stringify(actual) === JSON.stringify(expected), `remove read: ignored_because_not_subscribed_channels is ${JSON.stringify(listed)}, not ${JSON.stringify(expected)}`);
-    }, fewer(context));
+    }, context.runsAtMost(20));
   }),
 
   check('flags.ignored-channels-only-for-read-remove', (context) =>
@@ -276,7 +275,7 @@ const mustChecks: Check[] = [
       const removeRead = succeeded(await updateFlags(context, ids, 'remove', 'read'), 'POST /messages/flags remove read');
       const unreadAgain = [...(await flagsOf(context, ids))].filter(([, flags]) => !flags.includes('read')).map(([id]) => id);
       expect(unreadAgain.length === 0, `remove read made messages ${JSON.stringify(unreadAgain)} of a channel member left unread (response ${JSON.stringify(removeRead)})`);
-    }, fewer(context, 5));
+    }, context.runsAtMost(5));
   }),
 
   check('flags.messages-start-unread', async (context) => {
@@ -288,14 +287,13 @@ const mustChecks: Check[] = [
       const [senderFlags] = (await flagsOf(context, [id], 'other')).values();
       expect(!memberFlags!.includes('read'), `a new ${direct ? 'direct' : 'channel'} message arrived read for its recipient: ${JSON.stringify(memberFlags)}`);
       expect(!senderFlags!.includes('read'), `a message sent through the API arrived read for its sender: ${JSON.stringify(senderFlags)}`);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('flags.mention-flags', async (context) => {
     const w = await world(context);
     const { users } = context.probe;
-    const registered = succeeded(await context.call('admin', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['realm_user_groups'] }), 'POST /register');
-    await context.call('admin', 'DELETE', '/events', { queue_id: registered.queue_id });
+    const registered = await fetchState(context, 'admin', ['realm_user_groups']);
     const groups = (registered.realm_user_groups ?? []) as Array<{ name: string; members: number[] }>;
     const plain = (name: string) => !/[*|]/.test(name);
     const groupWith = (role: 'member' | 'other') => groups.find((g) => plain(g.name) && g.members.includes(users[role].id) && !g.members.includes(users[role === 'member' ? 'other' : 'member'].id));
@@ -321,7 +319,7 @@ const mustChecks: Check[] = [
         const expected = list.some((m) => m.who === who && m.form !== 'silent');
         expect(flags!.includes('mentioned') === expected, `${who}'s copy of ${JSON.stringify(content)} has flags ${JSON.stringify(flags)}: mentioned should be ${expected ? 'set' : 'absent'}`);
       }
-    }, fewer(context, 15));
+    }, context.runsAtMost(15));
   }),
 
   check('flags.wildcard-mention-flags', async (context) => {
@@ -340,7 +338,7 @@ const mustChecks: Check[] = [
         const [flags] = (await flagsOf(context, [id], who)).values();
         expect(flags!.includes(flag) && flags!.includes('wildcard_mentioned') && !flags!.includes(other), `@**${wildcard}**: ${who}'s flags are ${JSON.stringify(flags)}, not ${flag} and wildcard_mentioned`);
       }
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('flags.wildcard-mentioned-before-224', async (context) => {
@@ -350,13 +348,12 @@ const mustChecks: Check[] = [
       const [flags] = (await flagsOf(context, [id], 'other')).values();
       expect(flags!.includes('wildcard_mentioned'), `@**${wildcard}** at level ${context.level}: flags ${JSON.stringify(flags)} lack wildcard_mentioned`);
       expect(!flags!.includes('stream_wildcard_mentioned') && !flags!.includes('topic_wildcard_mentioned'), `at level ${context.level} the flags ${JSON.stringify(flags)} name a wildcard flag of level 224`);
-    }, fewer(context, 5));
+    }, context.runsAtMost(5));
   }),
 
   check('flags.alert-word-flag', async (context) => {
     const w = await world(context);
-    const registered = succeeded(await context.call('other', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['alert_words'] }), 'POST /register');
-    await context.call('other', 'DELETE', '/events', { queue_id: registered.queue_id });
+    const registered = await fetchState(context, 'other', ['alert_words']);
     const words = ((registered.alert_words ?? []) as string[]).filter((word) => /^[\p{L}\p{N}]+$/u.test(word));
     if (words.length === 0) throw new Skip(`'other' has no alert word made of letters and digits (POST /register alert_words)`);
     const cased = fc.tuple(fc.constantFrom(...words), fc.array(fc.boolean(), { maxLength: 20 })).map(([word, upper]) => Array.from(word).map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
@@ -366,7 +363,7 @@ const mustChecks: Check[] = [
       const flags = await flagsOf(context, [withWord, without], 'other');
       expect(flags.get(withWord)!.includes('has_alert_word'), `a message holding the alert word as ${JSON.stringify(word)} has flags ${JSON.stringify(flags.get(withWord))}`);
       expect(!flags.get(without)!.includes('has_alert_word'), `a message without alert words has has_alert_word`);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('flags.historical-flag', async (context) => {
@@ -376,7 +373,7 @@ const mustChecks: Check[] = [
       succeeded(await updateFlags(context, [id], 'add', 'starred'), 'POST /messages/flags add starred');
       const [flags] = (await flagsOf(context, [id])).values();
       expect(flags!.includes('historical') && flags!.includes('starred'), `a starred message from a channel's history member never received has flags ${JSON.stringify(flags)}`);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('flags.model-sequence', async (context) => {
@@ -384,7 +381,7 @@ const mustChecks: Check[] = [
     await context.property(fc.commands([stepArbitrary(w).map((step) => new FlagCommand(step.ids, step.op, step.flag))], { maxCommands: 8 }), async (commands) => {
       const model: FlagModel = { world: w, flags: await flagsOf(context, visible(w)) };
       await fc.asyncModelRun(() => ({ model, real: context }), commands);
-    }, fewer(context, 15));
+    }, context.runsAtMost(15));
   }),
 ];
 
@@ -458,7 +455,7 @@ const decisionChecks: Check[] = [
         return response;
       }, `${op} ${flag} with message ${hidden}`);
       succeeded(await updateFlags(context, [hidden], okOp, okFlag), `${okOp} ${okFlag} with message ${hidden}`);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('flags.event-shape', async (context) => {
@@ -476,7 +473,7 @@ const decisionChecks: Check[] = [
       } finally {
         await queue.remove();
       }
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }, ['events']),
 ];
 

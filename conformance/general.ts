@@ -5,9 +5,8 @@
 import fc from 'fast-check';
 import type { Forged, ParamList, Response } from './client.js';
 import { check, expect, noServerError, refused, succeeded, type Check, type Context } from './harness.js';
-import { recentMessages, send, type PreparedOperation, type SpecOperation } from './world.js';
+import { fetchState, recentMessages, send, type PreparedOperation, type SpecOperation } from './world.js';
 
-const fewer = (context: Context, most: number) => Math.min(context.options.runs, most);
 
 /** The operations a server at the target's level has. */
 const present = (context: Context, operations: readonly SpecOperation[]) => operations.filter((operation) => context.level >= operation.since);
@@ -59,8 +58,7 @@ function expectIgnoredExactly(body: any, names: readonly string[], what: string)
 
 /** PATCH /settings with one setting at its present value (so nothing changes) and the extra names. */
 async function patchSettingsWith(context: Context, names: readonly string[]): Promise<any> {
-  const registered = succeeded(await context.call('member', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['user_settings'] }), 'POST /register');
-  await context.cleanup.now('delete the probe queue', () => context.call('member', 'DELETE', '/events', { queue_id: registered.queue_id }));
+  const registered = await fetchState(context, 'member', ['user_settings']);
   // Servers below level 89 have the settings at the top level of the state.
   const current = registered.user_settings?.enter_sends ?? registered.enter_sends;
   expect(typeof current === 'boolean', `POST /register: no enter_sends setting: ${JSON.stringify(registered.user_settings ?? registered).slice(0, 300)}`);
@@ -132,7 +130,7 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
           expectIgnoredExactly(body, names, operation.name);
         });
         await listed([]);
-        await context.property(unsupportedNames(context, 1), listed, fewer(context, 3));
+        await context.property(unsupportedNames(context, 1), listed, context.runsAtMost(3));
       }
     }),
 
@@ -141,12 +139,12 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
       expectIgnoredExactly(await patchSettingsWith(context, []), [], 'PATCH /settings');
       await context.property(unsupportedNames(context, 1), async (names) => {
         expectIgnoredExactly(await patchSettingsWith(context, names), names, 'PATCH /settings');
-      }, fewer(context, 3));
+      }, context.runsAtMost(3));
       for (const operation of present(context, operations).filter((candidate) => context.level >= (candidate.ignoredParametersSince ?? 167))) {
         await context.property(unsupportedNames(context, 1), (names) => withPrepared(context, operation, async (prepared) => {
           const body = succeeded(await context.call(operation.as ?? 'member', prepared.method, prepared.path, withExtras(prepared.valid, names)), operation.name);
           expectIgnoredExactly(body, names, operation.name);
-        }), fewer(context, 2));
+        }), context.runsAtMost(2));
       }
     }),
 
@@ -155,7 +153,7 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
         await context.property(unsupportedNames(context, 1), (names) => withPrepared(context, operation, async (prepared) => {
           const body = succeeded(await context.call(operation.as ?? 'member', prepared.method, prepared.path, withExtras(prepared.valid, names)), operation.name);
           expect(!('ignored_parameters_unsupported' in body), `${operation.name} at level ${context.level} carries ignored_parameters_unsupported: ${JSON.stringify(body)}`);
-        }), fewer(context, 2));
+        }), context.runsAtMost(2));
       }
       // The settings operation has it from level 78.
       if (context.level >= 78) return;
@@ -178,8 +176,7 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
     }),
 
     check('general.realm-limits', async (context) => {
-      const state = succeeded(await context.call('member', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['realm'] }), 'POST /register');
-      await context.cleanup.now('delete the probe queue', () => context.call('member', 'DELETE', '/events', { queue_id: state.queue_id }));
+      const state = await fetchState(context, 'member', ['realm']);
       expect(state.max_message_length === 10000 && state.max_topic_length === 60, `max_message_length ${state.max_message_length}, max_topic_length ${state.max_topic_length}; Zulip's are 10000 and 60`);
       if (context.level >= 334) expect(state.realm_empty_topic_display_name === 'general chat', `realm_empty_topic_display_name is ${JSON.stringify(state.realm_empty_topic_display_name)}, not "general chat"`);
     }),

@@ -88,6 +88,11 @@ export class Context {
     return this.probe.featureLevel;
   }
 
+  /** Runs for a property that need not take all the run's: at most `most`. */
+  runsAtMost(most: number): number {
+    return Math.min(this.options.runs, most);
+  }
+
   /** All the items, or in a smoke run `count` of them (others for another seed). */
   some<T>(items: readonly T[], count = 1): T[] {
     if (!this.options.smoke || items.length <= count) return [...items];

@@ -36,7 +36,6 @@ async function listReminders(context: Context, as: Role = 'member'): Promise<any
   return body.reminders;
 }
 
-const fewer = (context: Context, most: number) => Math.min(context.options.runs, most);
 
 const mustChecks: Check[] = [
   check('reminders.create-returns-id', async (context) => {
@@ -48,7 +47,7 @@ const mustChecks: Check[] = [
       const listed = (await listReminders(context)).find((reminder) => reminder.reminder_id === body.reminder_id);
       expect(listed, `GET /reminders does not list reminder ${body.reminder_id}`);
       expect(listed.scheduled_delivery_timestamp === when && Object.values(listed).includes(messageId), `reminder ${body.reminder_id} is listed as ${JSON.stringify(listed)}: not for message ${messageId} at ${when}`);
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('reminders.delivered-to-self', async (context) => {
@@ -73,7 +72,7 @@ const mustChecks: Check[] = [
       expect(participants.every((id) => id === users.member.id || id === reminder.sender_id), `the reminder went to ${JSON.stringify(participants)}, not to member alone`);
       const others = (await recentMessages(context, 'other')).filter(links);
       expect(others.length === 0, `other received the reminder too: ${JSON.stringify(others.map((m) => m.content))}`);
-    }, fewer(context, 3));
+    }, context.runsAtMost(3));
   }, ['reference-clock']),
 
   check('reminders.note-delivered', async (context) => {
@@ -86,7 +85,7 @@ const mustChecks: Check[] = [
       await advanceClock(context, 120);
       const delivered = (await recentMessages(context, 'member')).filter((message) => message.id !== messageId && String(message.content).includes(tag));
       expect(delivered.some((message) => String(message.content).includes(note)), `no delivered reminder shows the note ${JSON.stringify(note)}: ${JSON.stringify(delivered.map((m) => m.content))}`);
-    }, fewer(context, 3));
+    }, context.runsAtMost(3));
   }, ['reference-clock']),
 
   check('reminders.note-absent-before-415', async (context) => {
@@ -94,7 +93,7 @@ const mustChecks: Check[] = [
       const messageId = await messageToRemind(context, true, token(context));
       const body = succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: (await targetNow(context)) + 30 * DAY, note: words }), 'POST /reminders with note');
       expect(Array.isArray(body.ignored_parameters_unsupported) && body.ignored_parameters_unsupported.includes('note'), `at level ${context.level} note should be named in ignored_parameters_unsupported: ${JSON.stringify(body)}`);
-    }, fewer(context, 3));
+    }, context.runsAtMost(3));
   }),
 ];
 

@@ -306,7 +306,6 @@ async function maxMessageId(context: Context, as: Role = 'member'): Promise<numb
 
 // ---- Checks of what the spec states ---------------------------------------------------------
 
-const fewer = (context: Context, most = 20) => Math.min(context.options.runs, most);
 
 /** A valid edit from each kind to `to`'s kind, for checks that spoil one part of it. */
 function changeTo(context: Context, w: World, kind: Kind, typeName?: string): fc.Arbitrary<Edit> {
@@ -339,7 +338,7 @@ const mustChecks: Check[] = [
       } finally {
         for (const entry of model.messages) await remove(context, entry.id);
       }
-    }, fewer(context, 15));
+    }, context.runsAtMost(15));
   }),
 
   check('scheduled.type-values', async (context) => {
@@ -351,7 +350,7 @@ const mustChecks: Check[] = [
     ).filter((type) => !known.includes(type));
     await context.property(fc.tuple(anyKind, anyKind, outside).chain(([from, toKind, type]) => fc.tuple(initial(context, w, from), changeTo(context, w, toKind, type))), async ([start, change]) => {
       await expectRefusedUnchanged(context, start, change);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('scheduled.type-synonyms', async (context) => {
@@ -364,14 +363,14 @@ const mustChecks: Check[] = [
       const first = await expectAccepted(context, start, { ...change, type: older }, (before, request) => specState(context, before, request));
       const second = await expectAccepted(context, start, { ...change, type: newer }, (before, request) => specState(context, before, request));
       expect(typeNames(248, kind).includes(first.type) && typeNames(248, kind).includes(second.type), `edits with type ${older} and ${newer} read back as types ${first.type} and ${second.type}`);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('scheduled.channel-type-absent-before-248', async (context) => {
     const w = await world(context);
     await context.property(anyKind.chain((from) => fc.tuple(initial(context, w, from), changeTo(context, w, 'channel', 'channel'))), async ([start, change]) => {
       await expectRefusedUnchanged(context, start, change);
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('scheduled.to-required-on-type-change', async (context) => {
@@ -379,7 +378,7 @@ const mustChecks: Check[] = [
     await context.property(anyKind.chain((from) => fc.tuple(initial(context, w, from), changeTo(context, w, otherKind(from)))), async ([start, change]) => {
       const { to: _dropped, ...withoutTo } = change;
       await expectRefusedUnchanged(context, start, withoutTo);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('scheduled.to-matches-type', async (context) => {
@@ -396,7 +395,7 @@ const mustChecks: Check[] = [
     });
     await context.property(cases, async ([start, change]) => {
       await expectRefusedUnchanged(context, start, change);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('scheduled.topic-required-on-change-to-channel', async (context) => {
@@ -404,14 +403,14 @@ const mustChecks: Check[] = [
     await context.property(fc.tuple(initial(context, w, 'direct'), changeTo(context, w, 'channel')), async ([start, change]) => {
       const { topic: _dropped, ...withoutTopic } = change;
       await expectRefusedUnchanged(context, start, withoutTopic);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('scheduled.required-topic-not-empty', async (context) => {
     const w = await world(context);
     await context.property(fc.tuple(initial(context, w, 'direct'), changeTo(context, w, 'channel'), fc.constantFrom(...emptyTopicNames(context))), async ([start, change, topic]) => {
       await expectRefusedUnchanged(context, start, { ...change, topic });
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('scheduled.topic-ignored-for-direct', async (context) => {
@@ -427,7 +426,7 @@ const mustChecks: Check[] = [
     });
     await context.property(cases, async ([start, change]) => {
       await expectAccepted(context, start, change, (before, request) => specState(context, before, request));
-    }, fewer(context, 15));
+    }, context.runsAtMost(15));
   }),
 
   check('scheduled.empty-topic-names', async (context) => {
@@ -435,21 +434,21 @@ const mustChecks: Check[] = [
     const names = emptyTopicNames(context).filter((name) => name !== '');
     await context.property(fc.tuple(initial(context, w, 'channel'), fc.constantFrom(...names), fc.option(content(context), { nil: undefined }), fc.option(audience(w, 'channel'), { nil: undefined })), async ([start, topic, body, to]) => {
       await expectAccepted(context, start, { topic, content: body, to: to as number | undefined }, (before, request) => ({ ...before, ...fields(request), topic: '' }));
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('scheduled.empty-topic-valid-since-334', async (context) => {
     const w = await world(context);
     await context.property(fc.tuple(initial(context, w, 'channel'), fc.option(audience(w, 'channel'), { nil: undefined })), async ([start, to]) => {
       await expectAccepted(context, start, { topic: '', to: to as number | undefined }, (before, request) => ({ ...before, ...fields(request), topic: '' }));
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('scheduled.empty-topic-invalid-before-334', async (context) => {
     const w = await world(context);
     await context.property(fc.tuple(initial(context, w, 'channel'), fc.option(content(context), { nil: undefined })), async ([start, body]) => {
       await expectRefusedUnchanged(context, start, { topic: '', content: body });
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('scheduled.no-topic-ordinary-before-370', async (context) => {
@@ -457,7 +456,7 @@ const mustChecks: Check[] = [
     const names = emptyTopicNames(context).filter((name) => name !== '');
     await context.property(fc.tuple(initial(context, w, 'channel'), fc.constantFrom(...names)), async ([start, topic]) => {
       await expectAccepted(context, start, { topic }, (before) => ({ ...before, topic }));
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('scheduled.content-limit', async (context) => {
@@ -466,7 +465,7 @@ const mustChecks: Check[] = [
     await context.property(fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), lengthAround(max), fc.constantFrom('a', 'é', '日', '𝒜')), async ([start, length, unit]) => {
       const body = exactLength(`${context.prefix} `, unit, length);
       await checkLimit(context, start, { content: body }, 'content', body, max);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('scheduled.topic-limit', async (context) => {
@@ -475,7 +474,7 @@ const mustChecks: Check[] = [
     await context.property(fc.tuple(initial(context, w, 'channel'), lengthAround(max), fc.constantFrom('a', 'é', '日', '𝒜')), async ([start, length, unit]) => {
       const topic = exactLength('t', unit, length);
       await checkLimit(context, start, { topic }, 'topic', topic, max);
-    }, fewer(context, 10));
+    }, context.runsAtMost(10));
   }),
 
   check('scheduled.failed-needs-timestamp', async (context) => {
@@ -495,7 +494,7 @@ const mustChecks: Check[] = [
       } finally {
         await remove(context, id);
       }
-    }, fewer(context, 3));
+    }, context.runsAtMost(3));
   }, ['reference-clock']),
 
   check('scheduled.missing-channel-error', async (context) => {
@@ -511,7 +510,7 @@ const mustChecks: Check[] = [
       expect(body.code === 'STREAM_DOES_NOT_EXIST', `a missing channel ${id}: code ${JSON.stringify(body.code)}, not STREAM_DOES_NOT_EXIST`);
       expect(body.stream_id === id, `a missing channel ${id}: stream_id is ${JSON.stringify(body.stream_id)}`);
       expect(body.msg !== '', `a missing channel ${id}: the error's msg is empty`);
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('scheduled.invalid-user-error', async (context) => {
@@ -526,7 +525,7 @@ const mustChecks: Check[] = [
       const body = await expectRefusedUnchanged(context, start, change);
       expect(body.code === 'BAD_REQUEST', `an unknown user ${id}: code ${JSON.stringify(body.code)}, not BAD_REQUEST`);
       expect(body.msg !== '', `an unknown user ${id}: the error's msg is empty`);
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('scheduled.missing-message-error', async (context) => {
@@ -535,7 +534,7 @@ const mustChecks: Check[] = [
       const id = deletedOne ? await deletedId(context, start) : MISSING_ID;
       const response = await edit(context, id, { content: body });
       refusedAsMissing(refused(response, `PATCH /scheduled_messages/${id} (no such message)`), id);
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('scheduled.own-messages-only', async (context) => {
@@ -554,7 +553,7 @@ const mustChecks: Check[] = [
       } finally {
         await remove(context, id, 'other');
       }
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('scheduled.delete-missing-error', async (context) => {
@@ -562,7 +561,7 @@ const mustChecks: Check[] = [
     await context.property(fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), fc.boolean()), async ([start, deletedOne]) => {
       const id = deletedOne ? await deletedId(context, start) : MISSING_ID;
       refusedAsMissing(refused(await context.call('member', 'DELETE', `/scheduled_messages/${id}`), `DELETE /scheduled_messages/${id} (no such message)`), id);
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('scheduled.delete-removes', async (context) => {
@@ -579,7 +578,7 @@ const mustChecks: Check[] = [
         await remove(context, doomed.id);
         await remove(context, kept.id);
       }
-    }, fewer(context, 6));
+    }, context.runsAtMost(6));
   }),
 
   check('scheduled.deleted-never-sent', async (context) => {
@@ -601,7 +600,7 @@ const mustChecks: Check[] = [
       if (!has(twin.content)) throw new Skip(`a scheduled message was not delivered when the reference clock passed its time (GET /messages shows none of ${JSON.stringify(twin.content)}), so the absence of a deleted one proves nothing`);
       const sent = arrived.filter((m) => String(m.content).includes(doomed.content));
       expect(sent.length === 0, `the ${failedFirst ? 'failed' : 'pending'} scheduled message ${id} was deleted, yet it was sent as message ${sent.map((m) => m.id).join(', ')}`);
-    }, fewer(context, 3));
+    }, context.runsAtMost(3));
   }, ['reference-clock']),
 ];
 
@@ -777,7 +776,7 @@ const decisionChecks: Check[] = [
           : { type: 'private', to: start.to as number[], content: start.content, scheduled_delivery_timestamp: now - before });
       if (response.body?.scheduled_message_id) await remove(context, response.body.scheduled_message_id);
       refusedExactly(response, `${onEdit ? 'PATCH' : 'POST'} with scheduled_delivery_timestamp ${before} seconds before now`, 'Scheduled delivery time must be in the future.');
-    }, fewer(context, 8));
+    }, context.runsAtMost(8));
   }),
 
   check('scheduled.topic-normalized', async (context) => {
@@ -789,7 +788,7 @@ const decisionChecks: Check[] = [
       const noTopic = `${lead}(no topic)${trail}`;
       if (context.level >= 370) await expectAccepted(context, start, { topic: noTopic }, (before) => ({ ...before, topic: '' }));
       await expectRefusedUnchanged(context, { ...start, kind: 'direct', to: [context.probe.users.other.id], topic: '' }, { type: 'stream', to: start.to as number, topic: noTopic });
-    }, fewer(context, 5));
+    }, context.runsAtMost(5));
   }),
 
   check('scheduled.limits-truncate', async (context) => {
@@ -801,7 +800,7 @@ const decisionChecks: Check[] = [
       const topic = exactLength('t', unit, maxTopicLength + over);
       await expectAccepted(context, start, { topic }, (before) => ({ ...before, topic: firstCharacters(topic, maxTopicLength - 3) + '...' }));
       await expectAccepted(context, start, { topic: exactLength('t', unit, maxTopicLength) }, (before) => ({ ...before, topic: exactLength('t', unit, maxTopicLength) }));
-    }, fewer(context, 4));
+    }, context.runsAtMost(4));
   }),
 
   check('scheduled.listing-shape', async (context) => {
@@ -835,7 +834,7 @@ const decisionChecks: Check[] = [
       } finally {
         for (const m of made) await remove(context, m.id);
       }
-    }, fewer(context, 5));
+    }, context.runsAtMost(5));
   }),
 
   check('scheduled.delivery', async (context) => {
@@ -861,7 +860,7 @@ const decisionChecks: Check[] = [
       if (context.level >= 184) {
         refusedExactly(await edit(context, id, { content: `${message.content} again` }), `PATCH of the delivered scheduled message ${id}`, 'Scheduled message was already sent');
       }
-    }, fewer(context, 3));
+    }, context.runsAtMost(3));
   }, ['reference-clock']),
 
   check('scheduled.late-delivery-fails', async (context) => {
@@ -882,7 +881,7 @@ const decisionChecks: Check[] = [
       } finally {
         await remove(context, id);
       }
-    }, fewer(context, 3));
+    }, context.runsAtMost(3));
   }, ['reference-clock']),
 
   check('scheduled.edit-clears-failed', async (context) => {
@@ -901,7 +900,7 @@ const decisionChecks: Check[] = [
       } finally {
         await remove(context, id);
       }
-    }, fewer(context, 3));
+    }, context.runsAtMost(3));
   }, ['reference-clock']),
 
   check('scheduled.event-shapes', async (context) => {
@@ -928,7 +927,7 @@ const decisionChecks: Check[] = [
       } finally {
         await queue.remove();
       }
-    }, fewer(context, 5));
+    }, context.runsAtMost(5));
   }, ['events']),
 ];
 

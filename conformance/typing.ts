@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { Role } from './client.js';
 import { check, expect, succeeded, Skip, type Check, type Context } from './harness.js';
-import { createChannel, pollEvents, registerQueue, type Queue } from './world.js';
+import { createChannel, fetchState, pollEvents, registerQueue, type Queue } from './world.js';
 
 /** Event names are not shown: a typing notification is an event whose type speaks of typing. */
 const isTyping = (event: any) => /typing/i.test(String(event.type));
@@ -17,8 +17,7 @@ async function typingQueue(context: Context, as: Role): Promise<Queue> {
 
 /** member's receives_typing_notifications, switched off for the check and put back. */
 async function withReceivingOff(context: Context, run: () => Promise<void>): Promise<void> {
-  const state = succeeded(await context.call('member', 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: ['user_settings'] }), 'POST /register');
-  await context.cleanup.now('delete the probe queue', () => context.call('member', 'DELETE', '/events', { queue_id: state.queue_id }));
+  const state = await fetchState(context, 'member', ['user_settings']);
   const original = (state.user_settings ?? state).receives_typing_notifications;
   expect(typeof original === 'boolean', `POST /register: no receives_typing_notifications in user_settings`);
   const restore = () => context.call('member', 'PATCH', '/settings', { receives_typing_notifications: original });

@@ -1,7 +1,7 @@
 // What several areas' checks set up and observe with: the run's channels and messages, and
 // event queues. Below every area module; no area imports another.
 
-import type { ParamList, Role } from './client.js';
+import type { Caller, ParamList, Role } from './client.js';
 import { expect, succeeded, type Context } from './harness.js';
 
 export interface Channel {
@@ -72,6 +72,13 @@ export async function pollEvents(context: Context, as: Role, queue: Queue, done:
     if (done(seen) || Date.now() >= deadline) return seen;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** Part of the user's state as POST /register gives it; the queue that opens is deleted at once. */
+export async function fetchState(context: Context, as: Caller, types: string[], what = 'POST /register'): Promise<any> {
+  const state = succeeded(await context.call(as, 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: types }), what);
+  await context.cleanup.now('delete the probe queue', () => context.call(as, 'DELETE', '/events', { queue_id: state.queue_id }));
+  return state;
 }
 
 /** Where a message went, as GET /messages narrows to it. */

@@ -1,6 +1,6 @@
 // The reference as a library: an in-memory team-chat server for another project's tests.
 //
-//   import { startReference } from 'teamchat-conformance/reference';
+//   const { startReference } = await import('teamchat-conformance/reference');
 //   const server = await startReference({ port: 0, featureLevel: 415 });
 //   ... server.url, server.profile.users.member ...
 //   await server.clock(3600);   // move its clock an hour: due deliveries happen

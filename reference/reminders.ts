@@ -5,7 +5,7 @@
 import { listening, sendEvent } from './events.js';
 import type { Request } from './http.js';
 import { has } from './levels.js';
-import { doSendMessage, messageIsAccessible } from './messages.js';
+import { doSendMessage, messageIsAccessible, renderContent } from './messages.js';
 import type { Message, MessageId, Realm, Reminder, User } from './model.js';
 import { JsonError, missingArgument, pathId } from './params.js';
 
@@ -46,7 +46,7 @@ export function reminderDict(realm: Realm, reminder: Reminder): Record<string, u
   const user = realm.users.get(reminder.userId)!;
   const content = reminderContent(realm, user, reminder);
   const dict: Record<string, unknown> = {
-    reminder_id: reminder.id, type: 'private', to: [reminder.userId], content, rendered_content: `<p>${content.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`,
+    reminder_id: reminder.id, type: 'private', to: [reminder.userId], content, rendered_content: renderContent(realm, content),
     scheduled_delivery_timestamp: reminder.deliveryTimestamp, failed: reminder.failed, reminder_target_message_id: reminder.messageId,
   };
   if (realm.fault('reminders.listing-shape')) delete dict.reminder_target_message_id;

@@ -6,7 +6,7 @@ import { listening, sendEvent } from './events.js';
 import type { Request } from './http.js';
 import { has } from './levels.js';
 import {
-  checkChannelId, checkChannelTopic, checkDirectRecipientIds, doSendMessage, isEmptyTopicName,
+  checkChannelId, checkChannelTopic, checkDirectRecipientIds, doSendMessage, isEmptyTopicName, renderContent,
 } from './messages.js';
 import type { Realm, Recipient, ScheduledMessage, ScheduledMessageId, User } from './model.js';
 import { JsonError, checkInt, pathId, type Params } from './params.js';
@@ -141,7 +141,7 @@ export function scheduledMessageDict(realm: Realm, scheduled: ScheduledMessage):
   const base = {
     scheduled_message_id: scheduled.id,
     content: scheduled.content,
-    rendered_content: `<p>${escapeHtml(scheduled.content)}</p>`,
+    rendered_content: renderContent(realm, scheduled.content),
     scheduled_delivery_timestamp: scheduled.deliveryTimestamp,
     failed: scheduled.failed,
   };
@@ -166,10 +166,6 @@ function alternateScheduledMessageDict(realm: Realm, scheduled: ScheduledMessage
     scheduled_delivery_timestamp: scheduled.deliveryTimestamp,
     failed: scheduled.failed,
   };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The user's undelivered scheduled messages, failed ones included, by delivery time. */
