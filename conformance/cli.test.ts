@@ -139,6 +139,34 @@ test('--sweep-only removes what earlier runs left, by the prefix form, says what
   }
 });
 
+test('--explain: the rule, the spec\'s words, and a passing and a failing run of the reference', async () => {
+  const result = await run(['--explain', 'scheduled.missing-channel-error']);
+  assert.is(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^scheduled\.missing-channel-error\n/);
+  assert.match(result.stdout, /severity: must/);
+  assert.match(result.stdout, /The spec says:\n  \| ## Errors/);
+  assert.match(result.stdout, /A run that passes[\s\S]*→ 400 [^\n]*STREAM_DOES_NOT_EXIST/);
+  assert.match(result.stdout, /A run that fails \(the reference with the seeded fault: the missing-channel error lacks stream_id\)/);
+  const decision = await run(['--explain', 'drafts.error-texts']);
+  assert.match(decision.stdout, /why this choice: [\s\S]*the alternate dialect instead: HTTP 422/);
+  const unknown = await run(['--explain', 'drafts.nonsense']);
+  assert.is(unknown.code, 2);
+  assert.match(unknown.stderr, /no rule "drafts\.nonsense"/);
+});
+
+test('--html: one self-contained page with the totals, every rule, and each failure\'s curl lines', async () => {
+  const page = join(directory, 'report.html');
+  const result = await run(['--runs', '5', '--seed', '7', '--only', 'drafts.*', '--html', page], { TEAMCHAT_FAULTS: 'drafts.channel-draft-needs-one-channel' });
+  assert.is(result.code, 1);
+  const text = readFileSync(page, 'utf8');
+  assert.not.match(text, /<(script|link|img)[^>]+(src|href)=/i, 'nothing loaded from elsewhere');
+  const report = /<p class="totals" id="totals"><span class="pass">(\d+) pass<\/span><span class="fail">(\d+) fail/.exec(text)!;
+  assert.is(Number(report[2]), 1);
+  assert.is((text.match(/<tr data-status=/g) ?? []).length, Number(report[1]) + 1 + (text.match(/<tr data-status="skip"/g) ?? []).length);
+  assert.match(text, /id="drafts\.channel-draft-needs-one-channel"[\s\S]*curl -sS -u &quot;\$TEAMCHAT_MEMBER_EMAIL/);
+  for (const user of readFixture().users) assert.not.ok(text.includes(user.api_key));
+});
+
 test('the expectations file turns a known failure into an expected one', async () => {
   const expectations = join(directory, 'expect.json');
   writeFileSync(expectations, JSON.stringify({ server: 'test', expected_failures: { 'drafts.drafts-parameter-optional': 'known' } }));

@@ -35,6 +35,8 @@ export interface RuleResult {
   flaky?: boolean;
   /** Ended in error because the server answered 5xx. */
   serverError?: boolean;
+  /** The last exchanges of the check, when asked for. */
+  exchanges?: Exchange[];
 }
 
 export class Violation extends Error {
@@ -71,6 +73,8 @@ export interface RunOptions {
   readonly eventWaitMs: number;
   /** A smoke run: every rule, with as few requests as still check it. */
   readonly smoke?: boolean;
+  /** Keep each rule's last exchanges in its result, passing or not (--explain shows them). */
+  readonly keepExchanges?: boolean;
 }
 
 export class Context {
@@ -255,5 +259,6 @@ export async function runCheck(check: Check, context: Context): Promise<RuleResu
   }
   result.duration_ms = Math.round(performance.now() - started);
   result.requests = context.client.count - requestsBefore;
+  if (context.options.keepExchanges) result.exchanges = context.client.takeHistory();
   return result;
 }

@@ -13,6 +13,8 @@ import { Cleanup } from './cleanup.js';
 import { Client, ROLES, type Credentials, type Role } from './client.js';
 import { ProbeFailure, probeTarget } from './probe.js';
 import { PREFIX_FORM, sweep } from './sweep.js';
+import { explanation, findRule } from './explain.js';
+import { html } from './html.js';
 import { consoleSummary, junit, unexpectedFailures } from './report.js';
 import { runSuite, type Expectations } from './suite.js';
 
@@ -27,11 +29,15 @@ const HELP = `Usage: npm run conformance -- [options]
   --only PATTERN       only rules whose ID contains PATTERN, or matches it with * globs
   --json FILE          write the JSON report
   --junit FILE         write a JUnit XML report
+  --html FILE          write a self-contained HTML report
   --decisions          also check decisions: Zulip's behaviour where the spec is silent
   --smoke              every applicable must rule in at most 1,200 requests (one run per
                        property unless --runs says otherwise): a CI smoke test of a staging server
   --retries N          run a rule that ended in error again, up to N times, same seed; a pass
                        then is marked flaky (default 0)
+  --explain RULE       print the rule, the spec's words, its levels, severity and reasons, and a
+                       request that passes and one that fails (from the reference without and with
+                       the rule's seeded fault), and exit
   --sweep-only         remove what earlier runs left (anything named with the suite's prefix
                        form, tcc and eight hex digits), say what, and exit
   --expect FILE        an expectations file: failures it lists do not fail the run
@@ -83,13 +89,13 @@ function credentialsFrom(profile: Profile): Record<Role, Credentials> {
   return credentials;
 }
 
-async function startEmbeddedReference(level: number | undefined, dialect: string | undefined): Promise<{ url: string; profile: Profile; child: ChildProcess }> {
+async function startEmbeddedReference(level: number | undefined, dialect: string | undefined, env: Record<string, string> = {}): Promise<{ url: string; profile: Profile; child: ChildProcess }> {
   const directory = mkdtempSync(join(tmpdir(), 'teamchat-'));
   const profilePath = join(directory, 'profile.json');
   const args = [new URL('../reference/main.js', import.meta.url).pathname, '--port', '0', '--profile-out', profilePath];
   if (level !== undefined) args.push('--feature-level', String(level));
   if (dialect !== undefined) args.push('--dialect', dialect);
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -114,8 +120,8 @@ async function main(): Promise<number> {
   const { values } = parseArguments({
     options: {
       target: { type: 'string' }, profile: { type: 'string' }, seed: { type: 'string' }, runs: { type: 'string' },
-      only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, decisions: { type: 'boolean' },
-      smoke: { type: 'boolean' }, retries: { type: 'string' }, 'sweep-only': { type: 'boolean' },
+      only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, html: { type: 'string' }, decisions: { type: 'boolean' },
+      smoke: { type: 'boolean' }, retries: { type: 'string' }, 'sweep-only': { type: 'boolean' }, explain: { type: 'string' },
       expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
       'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, help: { type: 'boolean' },
     },
@@ -124,6 +130,7 @@ async function main(): Promise<number> {
     process.stdout.write(HELP + '\n');
     return 0;
   }
+  if (values.explain !== undefined) return explain(values.explain);
   const seed = wholeNumber(values.seed, 'seed') ?? Math.floor(Math.random() * 2 ** 31);
   const runs = wholeNumber(values.runs, 'runs') ?? (values.smoke ? 1 : 50);
   if (runs < 1) throw new UsageError('--runs takes at least 1');
@@ -176,6 +183,7 @@ async function main(): Promise<number> {
     });
     if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2) + '\n');
     if (values.junit) writeFileSync(values.junit, junit(report));
+    if (values.html) writeFileSync(values.html, html(report));
     process.stdout.write(consoleSummary(report) + '\n');
     if (report.rules.length === 0) {
       process.stderr.write(`no rule matches --only ${values.only}\n`);
@@ -186,6 +194,34 @@ async function main(): Promise<number> {
   } finally {
     embedded?.child.kill('SIGTERM');
   }
+}
+
+/** --explain RULE: the rule and its spec text, then the reference run without and with the rule's fault. */
+async function explain(id: string): Promise<number> {
+  const rule = findRule(id);
+  if (typeof rule === 'string') throw new UsageError(rule);
+  const level = rule.before !== undefined ? rule.before - 1 : undefined;
+  const faults = JSON.parse(readFileSync(new URL('../../docs/rules.json', import.meta.url), 'utf8')) as Array<{ id: string; fault: string | null }>;
+  const fault = faults.find((entry) => entry.id === rule.id)?.fault ?? null;
+  const runOnce = async (env: Record<string, string>) => {
+    const embedded = await startEmbeddedReference(level, undefined, env);
+    try {
+      const report = await runSuite({
+        target: embedded.url, credentials: credentialsFrom(embedded.profile), embedded: true, seed: 1, runs: 10, only: rule.id, replayPath: null,
+        decisions: true, rate: 0, timeoutMs: 15_000, eventWaitMs: 300, expectations: null, createUsers: true, keepExchanges: true,
+      });
+      return report.rules.find((result) => result.id === rule.id);
+    } finally {
+      embedded.child.kill('SIGTERM');
+    }
+  };
+  const passing = await runOnce({});
+  const failing = fault ? await runOnce({ TEAMCHAT_FAULTS: rule.id }) : undefined;
+  process.stdout.write(explanation(rule, {
+    passing: passing?.status === 'pass' ? passing.exchanges ?? [] : [],
+    failing: failing?.status === 'fail' && fault ? { message: failing.message, exchanges: failing.counterexample?.exchanges ?? [], fault } : null,
+  }) + '\n');
+  return 0;
 }
 
 /** --sweep-only: removes what earlier runs left, by the suite's prefix form, and says what. */

@@ -38,6 +38,8 @@ export interface SuiteOptions {
   readonly smoke?: boolean;
   /** How many times a rule that ended in error is run again, with the same seed. */
   readonly retries?: number;
+  /** Keep each rule's last exchanges in its result. */
+  readonly keepExchanges?: boolean;
   /** Before the first retry of an idempotent request, in ms (doubled each time). */
   readonly backoffMs?: number;
   readonly onResult?: (result: RuleResult) => void;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ambiguitiesMarkdown, rulesJson, rulesMarkdown } from './docs.js';
@@ -8,6 +8,12 @@ test('docs/rules.md, docs/rules.json and docs/ambiguities.md are up to date with
   assert.fixture(readFileSync(new URL('rules.json', docs), 'utf8'), rulesJson());
   assert.fixture(readFileSync(new URL('rules.md', docs), 'utf8'), rulesMarkdown());
   assert.fixture(readFileSync(new URL('ambiguities.md', docs), 'utf8'), ambiguitiesMarkdown());
+});
+
+test('docs/spec.md, which --explain quotes, is the spec of shared/ where that is beside the clone', () => {
+  const shared = new URL('../../../shared/spec/team-chat-api.md', import.meta.url);
+  if (!existsSync(shared)) return;
+  assert.fixture(readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8'), readFileSync(shared, 'utf8'));
 });
 
 test.run();

@@ -1,0 +1,79 @@
+// --html FILE: the report as one self-contained page (no external scripts, styles, fonts or
+// images) that a person opens from a CI artifact: light and dark, printable, filterable.
+
+import { replayCommand, type Report } from './report.js';
+import type { RuleResult } from './harness.js';
+
+const escape = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const STYLE = `
+:root { color-scheme: light dark; --fg: #1b1f24; --bg: #fff; --muted: #59636e; --line: #d1d9e0; --pass: #1a7f37; --fail: #cf222e; --skip: #9a6700; --error: #8250df; --code: #f6f8fa; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9198a1; --line: #3d444d; --pass: #3fb950; --fail: #f85149; --skip: #d29922; --error: #a371f7; --code: #161b22; } }
+body { font: 15px/1.45 system-ui, sans-serif; color: var(--fg); background: var(--bg); margin: 2rem auto; max-width: 72rem; padding: 0 1rem; }
+h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 2rem; border-bottom: 1px solid var(--line); }
+table { border-collapse: collapse; width: 100%; } td, th { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+.status { font-weight: 600; text-transform: uppercase; font-size: .8rem; }
+.pass { color: var(--pass); } .fail { color: var(--fail); } .skip { color: var(--skip); } .error { color: var(--error); }
+.muted { color: var(--muted); } code, pre { font: 13px/1.4 ui-monospace, monospace; background: var(--code); }
+pre { padding: .6rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+.totals span { margin-right: 1.2rem; } .filters button { margin-right: .4rem; } button { font: inherit; cursor: pointer; }
+.failure { border-left: 4px solid var(--fail); padding-left: 1rem; margin: 1rem 0; }
+@media print { .filters, button.copy { display: none; } body { margin: 0; } }
+`;
+
+const SCRIPT = `
+for (const button of document.querySelectorAll('.filters button')) {
+  button.addEventListener('click', () => {
+    const status = button.dataset.status;
+    for (const row of document.querySelectorAll('tr[data-status]')) row.hidden = status !== 'all' && row.dataset.status !== status;
+    for (const other of document.querySelectorAll('.filters button')) other.setAttribute('aria-pressed', String(other === button));
+  });
+}
+for (const button of document.querySelectorAll('button.copy')) {
+  button.addEventListener('click', async () => {
+    const text = button.previousElementSibling.textContent;
+    try { await navigator.clipboard.writeText(text); button.textContent = 'copied'; } catch { button.textContent = 'select and copy'; }
+  });
+}
+`;
+
+function failure(report: Report, rule: RuleResult): string {
+  const example = rule.counterexample;
+  const curl = example?.requests.join('\n') ?? '';
+  return `<section class="failure" id="${escape(rule.id)}">
+  <h3><span class="status ${rule.status}">${rule.expected ? 'xfail' : rule.status}</span> <code>${escape(rule.id)}</code> <span class="muted">(${escape(rule.severity)}, ${escape(rule.section)})</span></h3>
+  <p>${escape(rule.title)}</p>
+  <p><strong>${escape(rule.message)}</strong></p>
+  ${example?.input ? `<p>Counterexample:</p><pre>${escape(example.input)}</pre>` : ''}
+  ${curl ? `<p>Requests that show it:</p><div><pre class="curl">${escape(curl)}</pre><button class="copy" type="button">copy</button></div>` : ''}
+  ${rule.status === 'fail' ? `<p>Replay:</p><div><pre>${escape(replayCommand(report, rule))}</pre><button class="copy" type="button">copy</button></div>` : ''}
+</section>`;
+}
+
+export function html(report: Report): string {
+  const s = report.summary;
+  const areas = [...new Set(report.rules.map((rule) => rule.id.split('.')[0]!))];
+  const problems = report.rules.filter((rule) => rule.status === 'fail' || rule.status === 'error');
+  const row = (rule: RuleResult) => `<tr data-status="${rule.status}"><td class="status ${rule.status}">${rule.expected ? 'xfail' : rule.flaky ? 'flaky' : rule.status}</td><td>${rule.status === 'fail' || rule.status === 'error' ? `<a href="#${escape(rule.id)}"><code>${escape(rule.id)}</code></a>` : `<code>${escape(rule.id)}</code>`}</td><td>${escape(rule.severity)}</td><td>${escape(rule.status === 'skip' ? rule.message : rule.title)}</td><td class="muted">${rule.requests}</td></tr>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>teamchat-conformance: ${escape(report.target)}</title><style>${STYLE}</style></head>
+<body>
+<h1>teamchat-conformance report</h1>
+<p>Target <code>${escape(report.target)}</code>, feature level <strong>${escape(report.feature_level)}</strong> (${escape(report.zulip_version)}), seed <code>${report.seed}</code>, ${report.runs} runs per property${report.decisions ? ', with decisions' : ''}${report.smoke ? ', smoke' : ''}; ${report.requests} requests in ${(report.duration_ms / 1000).toFixed(1)} s; run prefix <code>${escape(report.run_prefix)}</code>.</p>
+<p class="totals" id="totals"><span class="pass">${s.pass} pass</span><span class="fail">${s.fail} fail</span><span class="skip">${s.skip} skip</span><span class="error">${s.error} error</span></p>
+<p class="filters">Show: ${['all', 'pass', 'fail', 'skip', 'error'].map((status) => `<button type="button" data-status="${status}" aria-pressed="${status === 'all'}">${status}</button>`).join('')}</p>
+${areas.map((area) => `<h2>${escape(area)}</h2>
+<table><thead><tr><th>status</th><th>rule</th><th>severity</th><th>rule, or why skipped</th><th>requests</th></tr></thead><tbody>
+${report.rules.filter((rule) => rule.id.startsWith(`${area}.`)).map(row).join('\n')}
+</tbody></table>`).join('\n')}
+<h2>Failures and errors</h2>
+${problems.length ? problems.map((rule) => failure(report, rule)).join('\n') : '<p>None.</p>'}
+<h2>Cleanup</h2>
+<p>Swept at the end: ${report.cleanup.swept.length ? `</p><ul>${report.cleanup.swept.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'nothing was left.</p>'}
+<p>Problems: ${report.cleanup.problems.length ? `</p><ul>${report.cleanup.problems.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'none.</p>'}
+<p class="muted">Configuration (credentials redacted): <code>${escape(JSON.stringify(report.config))}</code></p>
+<script>${SCRIPT}</script>
+</body></html>
+`;
+}
