@@ -1,0 +1,113 @@
+// The HTML report in a real browser: Debian's headless Chromium (installed by .ci/run when
+// missing) loads a report from a run with a failure, skips and an error, driven over the
+// DevTools protocol; the test reads the rendered page, works the filters, and keeps a screenshot.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { WebSocket } from 'undici';
+import { startReference } from '../reference/server.js';
+import { targetProfile } from '../reference/fixture.js';
+import { html } from './html.js';
+import { runSuite } from './suite.js';
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-headless-shell'].find((path) => existsSync(path));
+const directory = mkdtempSync(join(tmpdir(), 'teamchat-browser-'));
+
+/** A page of headless Chromium, and a way to evaluate in it. */
+async function openPage(url: string) {
+  const profile = join(directory, 'chromium-profile');
+  const browser = spawn(CHROMIUM!, [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--remote-debugging-port=0', '--window-size=1200,1600', url,
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    browser.stderr!.on('data', (chunk) => {
+      output += chunk;
+      const match = /DevTools listening on (ws:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    browser.once('exit', (code) => reject(new Error(`chromium exited with ${code}: ${output.slice(-500)}`)));
+  });
+  const port = new URL(endpoint).port;
+  let targets: Array<{ type: string; url: string; webSocketDebuggerUrl: string }> = [];
+  for (let i = 0; i < 50 && !targets.some((target) => target.type === 'page' && target.url.startsWith('file:')); i++) {
+    targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as typeof targets;
+    await new Promise((next) => setTimeout(next, 100));
+  }
+  const page = targets.find((target) => target.type === 'page')!;
+  const socket = new WebSocket(page.webSocketDebuggerUrl);
+  await new Promise((resolve) => socket.addEventListener('open', resolve, { once: true }));
+  let next = 0;
+  const waiting = new Map<number, (result: any) => void>();
+  socket.addEventListener('message', (event) => {
+    const message = JSON.parse(String(event.data));
+    waiting.get(message.id)?.(message.result);
+  });
+  const send = (method: string, params: Record<string, unknown> = {}) => new Promise<any>((resolve) => {
+    const id = ++next;
+    waiting.set(id, resolve);
+    socket.send(JSON.stringify({ id, method, params }));
+  });
+  const evaluate = async (expression: string) => (await send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })).result.value;
+  for (let i = 0; i < 50 && (await evaluate('document.readyState')) !== 'complete'; i++) await new Promise((wait) => setTimeout(wait, 100));
+  return {
+    evaluate,
+    screenshot: async () => Buffer.from((await send('Page.captureScreenshot', { format: 'png' })).data, 'base64'),
+    close: () => {
+      socket.close();
+      browser.kill('SIGKILL');
+    },
+  };
+}
+
+test('the HTML report renders in headless Chromium: totals, a failure with its curl line, working filters', async () => {
+  assert.ok(CHROMIUM, 'Chromium is installed (.ci/run installs Debian\'s chromium when missing)');
+  const reference = await startReference({ port: 0, faults: new Set(['drafts.channel-draft-needs-one-channel']) });
+  let report;
+  try {
+    const profile = targetProfile(reference.fixture, reference.url);
+    report = await runSuite({
+      target: reference.url, credentials: profile.users, embedded: true, seed: 4, runs: 3, only: 'drafts.*', replayPath: null,
+      decisions: false, rate: 0, timeoutMs: 5_000, eventWaitMs: 200, expectations: null,
+    });
+  } finally {
+    await reference.close();
+  }
+  // An error too, as a report of a run that met a network problem would have.
+  const broken = report.rules.find((rule) => rule.id === 'drafts.required-fields')!;
+  Object.assign(broken, { status: 'error', message: 'POST /drafts: other side closed' });
+  report.summary.pass--;
+  report.summary.error++;
+  const file = join(directory, 'report.html');
+  writeFileSync(file, html(report));
+  const page = await openPage(`file://${file}`);
+  try {
+    const totals = await page.evaluate(`document.querySelector('#totals').innerText`);
+    assert.match(totals, new RegExp(`${report.summary.pass} pass\\s*1 fail\\s*${report.summary.skip} skip\\s*1 error`));
+    const curl = await page.evaluate(`document.querySelector('#drafts\\\\.channel-draft-needs-one-channel pre.curl').innerText`);
+    assert.match(curl, /^curl -sS -u "\$TEAMCHAT_MEMBER_EMAIL:\$TEAMCHAT_MEMBER_API_KEY" /);
+    const visible = () => page.evaluate(`[...document.querySelectorAll('tr[data-status]')].filter((row) => row.offsetParent !== null).map((row) => row.dataset.status)`);
+    assert.is((await visible()).length, report.rules.length);
+    await page.evaluate(`document.querySelector('.filters button[data-status=fail]').click()`);
+    assert.equal(await visible(), ['fail']);
+    await page.evaluate(`document.querySelector('.filters button[data-status=skip]').click()`);
+    assert.ok((await visible()).length > 0 && (await visible()).every((status: string) => status === 'skip'));
+    await page.evaluate(`document.querySelector('.filters button[data-status=all]').click()`);
+    assert.is((await visible()).length, report.rules.length);
+    const shot = await page.screenshot();
+    assert.ok(shot.subarray(1, 4).toString() === 'PNG' && shot.length > 10_000);
+    // Kept for a person to look at: reports/ in the work tree (ignored by git).
+    const reports = new URL('../../reports/', import.meta.url);
+    mkdirSync(reports, { recursive: true });
+    writeFileSync(new URL('report.png', reports), shot);
+  } finally {
+    page.close();
+  }
+});
+
+test.run();
