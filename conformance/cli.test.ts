@@ -167,6 +167,28 @@ test('--html: one self-contained page with the totals, every rule, and each fail
   for (const user of readFixture().users) assert.not.ok(text.includes(user.api_key));
 });
 
+test('the console: colour and a progress line only on a terminal, never colour with NO_COLOR; --quiet', async () => {
+  const piped = await run(['--runs', '2', '--only', 'drafts.null']);
+  assert.not.match(piped.stdout, /\x1b\[/, 'no escape codes into a pipe');
+  assert.match(piped.stdout, /  pass  drafts\.null-bytes-rejected/);
+  const quiet = await run(['--runs', '2', '--only', 'drafts.', '--quiet']);
+  assert.not.match(quiet.stdout, /^  pass  [a-z]/m);
+  assert.match(quiet.stdout, /rules: \d+ pass, 0 fail/);
+  // script(1) gives the CLI a terminal.
+  const terminal = (env: string) => new Promise<string>((resolve) => {
+    const child = spawn('script', ['-qc', `${env} ${process.execPath} ${main} --runs 2 --only drafts.null`, '/dev/null']);
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.on('close', () => resolve(output));
+  });
+  const coloured = await terminal('');
+  assert.match(coloured, /\x1b\[32mpass/);
+  assert.match(coloured, /\[1\/1\] drafts\.null-bytes-rejected …/);
+  const plain = await terminal('NO_COLOR=1');
+  assert.not.match(plain, /\x1b\[3\dm/);
+  assert.match(plain, /\[1\/1\] drafts\.null-bytes-rejected …/);
+});
+
 test('the expectations file turns a known failure into an expected one', async () => {
   const expectations = join(directory, 'expect.json');
   writeFileSync(expectations, JSON.stringify({ server: 'test', expected_failures: { 'drafts.drafts-parameter-optional': 'known' } }));

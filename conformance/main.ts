@@ -20,6 +20,12 @@ import { runSuite, type Expectations } from './suite.js';
 
 class UsageError extends Error {}
 
+/** A progress line and colour only on a terminal, and never colour when NO_COLOR is set. */
+const terminal = process.stdout.isTTY === true;
+const colour = terminal && !process.env.NO_COLOR;
+const COLOURS: Record<string, number> = { pass: 32, fail: 31, xfail: 33, skip: 33, error: 35, flaky: 36 };
+const paint = (status: string, text: string) => (colour && COLOURS[status] ? `\x1b[${COLOURS[status]}m${text}\x1b[0m` : text);
+
 const HELP = `Usage: npm run conformance -- [options]
 
   --target URL         the server to check (default: start the embedded reference)
@@ -44,6 +50,7 @@ const HELP = `Usage: npm run conformance -- [options]
   --replay PATH        with --seed and --only: replay the counterexample path of a failure
   --rate N             at most N requests per second (default 20 for --target, none for the
                        embedded reference; 0: no bound)
+  --quiet              print only failures, errors and the summary (for CI logs)
   --timeout MS         per-request timeout (default 15000)
   --event-wait MS      how long to wait for an event before deciding it did not come
                        (default 2000 for --target, 300 for the embedded reference)
@@ -123,7 +130,7 @@ async function main(): Promise<number> {
       only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, html: { type: 'string' }, decisions: { type: 'boolean' },
       smoke: { type: 'boolean' }, retries: { type: 'string' }, 'sweep-only': { type: 'boolean' }, explain: { type: 'string' },
       expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
-      'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, help: { type: 'boolean' },
+      'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -176,15 +183,20 @@ async function main(): Promise<number> {
       emojiLimitMib: wholeNumber(values['emoji-limit-mib'], 'emoji-limit-mib'),
       retries: wholeNumber(values.retries, 'retries') ?? 0,
       interrupted: () => interrupted,
+      onStart: (id, index, total) => {
+        if (terminal) process.stdout.write(`\r\x1b[2K  [${index + 1}/${total}] ${id} …`);
+      },
       onResult: (result) => {
+        if (terminal) process.stdout.write('\r\x1b[2K');
+        if (values.quiet && result.status !== 'fail' && result.status !== 'error') return;
         const mark = result.status === 'fail' && result.expected ? 'xfail' : result.flaky ? 'flaky' : result.status;
-        process.stdout.write(`  ${mark.padEnd(5)} ${result.id}${result.status === 'skip' ? `: ${result.message}` : ''} (${result.duration_ms} ms, ${result.requests} requests)\n`);
+        process.stdout.write(`  ${paint(mark, mark.padEnd(5))} ${result.id}${result.status === 'skip' ? `: ${result.message}` : ''} (${result.duration_ms} ms, ${result.requests} requests)\n`);
       },
     });
     if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2) + '\n');
     if (values.junit) writeFileSync(values.junit, junit(report));
     if (values.html) writeFileSync(values.html, html(report));
-    process.stdout.write(consoleSummary(report) + '\n');
+    process.stdout.write(consoleSummary(report).replace(/^rules: .*$/m, (line) => line.replace(/(\d+) (pass|fail|skip|error)/g, (words, _count, status: string) => paint(status, words))) + '\n');
     if (report.rules.length === 0) {
       process.stderr.write(`no rule matches --only ${values.only}\n`);
       return 2;

@@ -43,6 +43,8 @@ export interface SuiteOptions {
   /** Before the first retry of an idempotent request, in ms (doubled each time). */
   readonly backoffMs?: number;
   readonly onResult?: (result: RuleResult) => void;
+  /** Called as each rule's check starts: its position among the selected rules. */
+  readonly onStart?: (id: string, index: number, total: number) => void;
   readonly interrupted?: () => boolean;
 }
 
@@ -71,9 +73,10 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     probe = await probeTarget(client, { createUsers: options.createUsers ?? false, emojiLimitMib: options.emojiLimitMib });
     const context = new Context(client, probe, options, prefix, cleanup);
     const matches = ruleMatcher(options.only);
-    for (const check of CHECKS) {
-      if (!matches(check.rule)) continue;
+    const selected = CHECKS.filter((check) => matches(check.rule));
+    for (const [index, check] of selected.entries()) {
       if (options.interrupted?.()) break;
+      options.onStart?.(check.rule, index, selected.length);
       let result = await runCheck(check, context);
       // A rule that could not be checked is tried again; one that passes then is flaky, never a
       // plain pass. A server error is always tried once more, and fails the rule if seen again.
