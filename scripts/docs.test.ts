@@ -1,13 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ambiguitiesMarkdown, rulesJson, rulesMarkdown } from './docs.js';
+import { ambiguitiesMarkdown, coverageMarkdown, rulesJson, rulesMarkdown } from './docs.js';
+import { RULES, STATEMENTS } from '../conformance/rules.js';
 
 test('docs/rules.md, docs/rules.json and docs/ambiguities.md are up to date with the catalog (npm run docs)', () => {
   const docs = new URL('../../docs/', import.meta.url);
   assert.fixture(readFileSync(new URL('rules.json', docs), 'utf8'), rulesJson());
   assert.fixture(readFileSync(new URL('rules.md', docs), 'utf8'), rulesMarkdown());
   assert.fixture(readFileSync(new URL('ambiguities.md', docs), 'utf8'), ambiguitiesMarkdown());
+  assert.fixture(readFileSync(new URL('coverage.md', docs), 'utf8'), coverageMarkdown());
+});
+
+test('every rule of the catalog checks at least one statement of the spec (docs/coverage.md)', () => {
+  const covered = new Set(STATEMENTS.flatMap((statement) => statement.rules));
+  assert.equal(RULES.map((rule) => rule.id).filter((id) => !covered.has(id)), []);
 });
 
 test('docs/spec.md, which --explain quotes, is the spec of shared/ where that is beside the clone', () => {

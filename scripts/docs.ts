@@ -4,7 +4,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { FAULTS } from '../reference/faults.js';
-import { READINGS, RULES, type Rule } from '../conformance/rules.js';
+import { READINGS, RULES, STATEMENTS, ruleById, type Rule } from '../conformance/rules.js';
 
 export function rulesJson(): string {
   return JSON.stringify(RULES.map((rule) => ({ ...rule, fault: FAULTS[rule.id]?.does ?? null })), null, 2) + '\n';
@@ -77,10 +77,40 @@ export function ambiguitiesMarkdown(): string {
   return lines.join('\n') + '\n';
 }
 
+export function coverageMarkdown(): string {
+  const lines = [
+    '# Coverage of the spec',
+    '',
+    'Generated from `conformance/rules.ts` by `npm run docs`; do not edit by hand. For each section of the spec',
+    '(`docs/spec.md`), the statements it makes and the rules that check each, with the rule\'s severity, the',
+    'feature levels where it applies, where its check lives, and the seeded fault the self-test catches it by.',
+    'A statement no rule checks is marked **gap**.',
+    '',
+  ];
+  let section = '';
+  for (const statement of STATEMENTS) {
+    if (statement.section !== section) {
+      if (section !== '') lines.push('');
+      section = statement.section;
+      lines.push(`## ${section}`, '');
+    }
+    lines.push(`- ${statement.says}${statement.rules.length === 0 ? ' **gap**: no rule checks it.' : ''}`);
+    for (const id of statement.rules) {
+      const rule = ruleById(id)!;
+      const levels = rule.before !== undefined ? `${rule.since}–${rule.before - 1}` : `${rule.since}+`;
+      lines.push(`  - \`${id}\` (${rule.severity}, levels ${levels}): check in \`conformance/${id.split('.')[0]}.ts\`; fault: ${FAULTS[id as keyof typeof FAULTS]?.does ?? 'none'}`);
+    }
+  }
+  const gaps = STATEMENTS.filter((statement) => statement.rules.length === 0).length;
+  lines.push('', `${STATEMENTS.length} statements, ${gaps} gap${gaps === 1 ? '' : 's'}; ${RULES.length} rules, each checking at least one statement.`);
+  return lines.join('\n') + '\n';
+}
+
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
   const root = new URL('../../docs/', import.meta.url);
   writeFileSync(new URL('rules.json', root), rulesJson());
   writeFileSync(new URL('rules.md', root), rulesMarkdown());
   writeFileSync(new URL('ambiguities.md', root), ambiguitiesMarkdown());
-  console.log(`wrote docs/rules.md, docs/rules.json (${RULES.length} rules) and docs/ambiguities.md (${READINGS.length} readings)`);
+  writeFileSync(new URL('coverage.md', root), coverageMarkdown());
+  console.log(`wrote docs/rules.md, docs/rules.json (${RULES.length} rules) docs/ambiguities.md (${READINGS.length} readings) and docs/coverage.md (${STATEMENTS.length} statements)`);
 }
