@@ -61,6 +61,22 @@ test('npm pack; npm install of the tarball; teamchat-reference and teamchat-conf
     await server.close();
     console.log(JSON.stringify({ level: report.feature_level, summary: report.summary, rules: RULES.length }));
   `);
+  // The API is typed: a TypeScript user's program type-checks against the package's declarations.
+  writeFileSync(join(project, 'typed.ts'), `
+    import { checkTarget, type Report } from 'teamchat-conformance';
+    import { startReference, type Reference } from 'teamchat-conformance/reference';
+    const server: Reference = await startReference({ port: 0, dialect: 'alternate' });
+    const report: Report = await checkTarget({ target: server.url, users: server.profile.users });
+    const fails: number = report.summary.fail;
+    // @ts-expect-error: not an option of checkTarget
+    void checkTarget({ target: server.url, users: server.profile.users, nonsense: true });
+    void fails;
+  `);
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['typed.ts'] }));
+  const tsc = join(root, 'node_modules/.bin/tsc');
+  const typed = await run(tsc, ['-p', project], project);
+  assert.is(typed.code, 0, typed.stdout + typed.stderr);
+
   const used = await run(process.execPath, ['use.js'], project);
   assert.is(used.code, 0, used.stderr);
   const result = JSON.parse(used.stdout.trim().split('\n').at(-1)!);
