@@ -141,7 +141,7 @@ export class Client {
   }
 
   /** A call to the API as one of the profile's users, with forged credentials, or without any (null). */
-  async call(as: Caller, method: string, path: string, params: ParamList = {}, options: { readonly repeatable?: boolean; readonly multipart?: boolean } = {}): Promise<Response> {
+  async call(as: Caller, method: string, path: string, params: ParamList = {}, options: { readonly multipart?: boolean } = {}): Promise<Response> {
     const form = encodeForm(params);
     const multipart = options.multipart === true || Object.values(params).some(isFile);
     const apiPath = path.startsWith('/reference/') ? path : `/api/v1${path}`;
@@ -162,10 +162,10 @@ export class Client {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(form as [string, string][]).toString();
     }
-    // GET, DELETE while cleaning up, PATCH (every PATCH of this API sets values), and what the
-    // caller knows to be safe to repeat (registering a queue, subscribing) are retried after a
-    // transient fault.
-    const idempotent = method === 'GET' || method === 'PATCH' || (method === 'DELETE' && this.cleaningUp > 0) || options.repeatable === true || REPEATABLE.has(`${method} ${path}`);
+    // GET, DELETE while cleaning up, PATCH (every PATCH of this API sets values), and requests
+    // whose repetition has no further effect (registering a queue, subscribing) are retried
+    // after a transient fault.
+    const idempotent = method === 'GET' || method === 'PATCH' || (method === 'DELETE' && this.cleaningUp > 0) || REPEATABLE.has(`${method} ${path}`);
     for (let attempt = 0; ; attempt++) {
       await this.waitForSlot();
       let response: Response;

@@ -122,11 +122,6 @@ async function refusedStoringNothing(context: Context, as: Role, name: string, p
   return refused(response, what);
 }
 
-/** The limit: MAX_EMOJI_FILE_SIZE_MIB as the target reports it (the reference does), else the run's option, else 5. */
-export function emojiLimit(context: Context): { readonly mib: number; readonly from: string } {
-  return context.probe.emojiLimit;
-}
-
 const image = fc.constantFrom<['png' | 'gif', () => Buffer]>(['png', () => png()], ['gif', gif]);
 
 // ---- Checks of what the spec states ---------------------------------------------------------
@@ -217,7 +212,7 @@ const mustChecks: Check[] = [
 
   check('emoji.size-limit', async (context) => {
     const as = await whoUploads(context);
-    const { mib } = emojiLimit(context);
+    const { mib } = context.probe.emojiLimit;
     const name = emojiName(context);
     const { response, after } = await upload(context, as, name, { file: filePart(png(mib * MIB), 'image/png') });
     try {
@@ -282,7 +277,7 @@ const decisionChecks: Check[] = [
     await removeEmoji(context, made.map((emoji) => emoji.name));
     succeeded(response, 'a PNG declared application/octet-stream');
     refusedExactly((await upload(context, 'member', emojiName(context), { file: filePart(Buffer.from('text'), 'image/png') })).response, 'text declared image/png', 'Invalid image format', 400, 'BAD_IMAGE');
-    const { mib } = emojiLimit(context);
+    const { mib } = context.probe.emojiLimit;
     refusedExactly((await upload(context, 'member', emojiName(context), { file: filePart(png(mib * MIB + 1), 'image/png') })).response, 'a file over the limit', `Uploaded file is larger than the allowed limit of ${mib} MiB`);
   }),
 

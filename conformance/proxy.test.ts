@@ -6,7 +6,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFixture, targetProfile } from '../reference/fixture.js';
+import { targetProfile } from '../reference/fixture.js';
 import { startReference, type RunningReference } from '../reference/server.js';
 import type { Dialect } from '../reference/dialect.js';
 import { PREFIX_FORM } from './sweep.js';
@@ -147,5 +147,4 @@ test('the proxy itself forwards faithfully when it injects nothing', async () =>
   assert.is(quiet.report.transients, 0);
 });
 
-void readFixture;
 test.run();

@@ -26,9 +26,6 @@ export const LIMITS = {
 const fileLimit = (realm: Realm) => realm.maxEmojiFileSizeMib * MIB;
 const bodyLimit = (realm: Realm) => Math.max(LIMITS.bodyBytes, fileLimit(realm) + MIB);
 
-/** Multipart bodies up to this size, declared, are read whole before parsing. */
-const SMALL_BODY_BYTES = 256 * 1024;
-
 /** Marks an operation's answer as raw bytes (a served file) rather than JSON. */
 export const RAW = Symbol('raw');
 
@@ -108,7 +105,7 @@ async function handle(realm: Realm, routes: CompiledRoute[], closed: Promise<voi
   } catch (error) {
     if (!(error instanceof JsonError)) throw error;
     if (error.status === 401 && !realm.alternate('general.error-statuses')) res.setHeader('WWW-Authenticate', 'Basic realm="zulip"');
-    if (error.status === 413 || error.tooLarge) {
+    if (error.status === 413 || error.bodyUnread) {
       // Refused before the body was read: drop what still comes, up to a bound, then close.
       res.setHeader('Connection', 'close');
       drain(req);
@@ -308,7 +305,7 @@ function readMultipart(req: IncomingMessage, realm: Realm): Promise<Body> {
       if (settled) return;
       settled = true;
       req.unpipe(parser);
-      error.tooLarge = true;
+      error.bodyUnread = true;
       reject(error);
     };
     let parser: busboy.Busboy;
@@ -352,14 +349,7 @@ function readMultipart(req: IncomingMessage, realm: Realm): Promise<Body> {
       if (failure) reject(failure);
       else resolve({ fields, files });
     });
-    // A small body of declared length is read whole and parsed in one write: far fewer stream
-    // events per request. Anything else streams through the parser, so that no more than the
-    // limit is ever held.
-    const declared = Number(req.headers['content-length']);
-    if (declared > 0 && declared <= SMALL_BODY_BYTES) {
-      readAll(req, SMALL_BODY_BYTES).then((bytes) => parser.end(bytes), (error: JsonError) => stop(error));
-      return;
-    }
+    // The body streams through the parser, so that no more than the limit is ever held.
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;

@@ -6,7 +6,7 @@ export class JsonError extends Error {
   /** How the alternate dialect says it (general.error-statuses); set for the errors of the spec's error table. */
   alternative: { readonly msg: string; readonly status: number } | null = null;
   /** Refused before the body was read through: the connection closes after the answer. */
-  tooLarge = false;
+  bodyUnread = false;
 
   constructor(
     readonly msg: string,
