@@ -3,13 +3,18 @@
 
 import { sendEvent } from './events.js';
 import type { Request } from './http.js';
-import type { Realm, SettingValue } from './model.js';
+import type { Realm, SettingValue, UserId } from './model.js';
 import { readSettings } from './settings.js';
 import { checkAdministrator } from './users.js';
 
-/** Every human user of the organization: realm-wide events go to them all. */
-export function everyone(realm: Realm) {
-  return [...realm.users.values()].filter((user) => !user.isBot).map((user) => user.id);
+/** Every human user of the organization: realm-wide events go to them all. Users are only ever added. */
+const humans = new WeakMap<Realm, { users: number; ids: readonly UserId[] }>();
+export function everyone(realm: Realm): readonly UserId[] {
+  const known = humans.get(realm);
+  if (known?.users === realm.users.size) return known.ids;
+  const ids = [...realm.users.values()].filter((user) => !user.isBot).map((user) => user.id);
+  humans.set(realm, { users: realm.users.size, ids });
+  return ids;
 }
 
 /** Sets the defaults; each changed one is announced (defaults.event-shape), an unchanged one is not. */

@@ -47,7 +47,7 @@ export function mayUploadEmoji(realm: Realm, user: User): boolean {
 
 /** emoji.image-bytes: a PNG, GIF, JPEG or WebP, whole, by its bytes. */
 export function isImage(data: Buffer): boolean {
-  if (data.length >= 8 && data.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return isWholePng(data);
+  if (data.length >= 8 && data.compare(PNG_SIGNATURE, 0, 8, 0, 8) === 0) return isWholePng(data);
   const head = data.subarray(0, 6).toString('latin1');
   if (head === 'GIF87a' || head === 'GIF89a') return data.length > 13 && data[data.length - 1] === 0x3b;
   if (data.length > 4 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return data[data.length - 2] === 0xff && data[data.length - 1] === 0xd9;
@@ -55,18 +55,22 @@ export function isImage(data: Buffer): boolean {
   return false;
 }
 
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const IHDR = 0x49484452;
+const IEND = 0x49454e44;
+
 /** PNG chunks from the signature to IEND, each with its CRC, IHDR first, nothing after. */
 function isWholePng(data: Buffer): boolean {
   let at = 8;
   let first = true;
   while (at + 12 <= data.length) {
     const length = data.readUInt32BE(at);
-    const type = data.subarray(at + 4, at + 8);
+    const type = data.readUInt32BE(at + 4);
     const end = at + 12 + length;
     if (end > data.length) return false;
-    if (first && type.toString('latin1') !== 'IHDR') return false;
+    if (first && type !== IHDR) return false;
     if (crc32(data.subarray(at + 4, at + 8 + length)) !== data.readUInt32BE(at + 8 + length)) return false;
-    if (type.toString('latin1') === 'IEND') return end === data.length;
+    if (type === IEND) return end === data.length;
     first = false;
     at = end;
   }

@@ -62,6 +62,8 @@ export interface Route {
 
 interface CompiledRoute extends Route {
   readonly pattern: RegExp;
+  /** The path up to its first parameter: a cheap test before the pattern's. */
+  readonly prefix: string;
   readonly names: string[];
   /** The methods a server at the realm's feature level has, sorted. */
   readonly allowed: string[];
@@ -77,7 +79,8 @@ export function compileRoutes(routes: readonly Route[], featureLevel: number): C
       names.push(name);
       return int ? '([0-9]+)' : '([^/]+)';
     });
-    return [{ ...route, names, allowed, pattern: new RegExp(`^${source}/?$`) }];
+    const prefix = route.path.split('{')[0]!;
+    return [{ ...route, names, allowed, prefix, pattern: new RegExp(`^${source}/?$`) }];
   });
 }
 
@@ -114,11 +117,13 @@ async function handle(realm: Realm, routes: CompiledRoute[], closed: Promise<voi
   }
 }
 
+const NO_QUERY = new URLSearchParams();
+
 /** Routes and runs the operation; returns the success response, or null when already answered. */
 async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<void>, req: IncomingMessage, res: ServerResponse, body: Body) {
   const target = req.url ?? '/';
   const queryAt = target.indexOf('?');
-  const query = new URLSearchParams(queryAt < 0 ? '' : target.slice(queryAt + 1));
+  const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(target.slice(queryAt + 1));
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
   let pathname: string;
   try {
@@ -126,7 +131,7 @@ async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<v
   } catch {
     throw new JsonError('Not Found', 404);
   }
-  const route = routes.find((candidate) => candidate.pattern.test(pathname));
+  const route = routes.find((candidate) => pathname.startsWith(candidate.prefix) && candidate.pattern.test(pathname));
   if (!route) throw new JsonError('Not Found', 404);
   const { allowed } = route;
   if (method === 'OPTIONS') {
@@ -288,6 +293,19 @@ function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/** busboy's limits for a realm; busboy signals a file that reaches fileSize, so one byte over the limit is the first refused. */
+const multipartLimitsByRealm = new WeakMap<Realm, busboy.Limits>();
+function multipartLimits(realm: Realm): busboy.Limits {
+  let limits = multipartLimitsByRealm.get(realm);
+  if (!limits) {
+    // The fault emoji.size-limit lets that byte through.
+    const fileSize = fileLimit(realm) + (realm.fault('emoji.size-limit') ? 2 : 1);
+    limits = { fieldSize: LIMITS.fieldBytes, fields: LIMITS.fields, files: LIMITS.files, fileSize, parts: LIMITS.fields + LIMITS.files };
+    multipartLimitsByRealm.set(realm, limits);
+  }
+  return limits;
+}
+
 /**
  * A multipart body through busboy, within the limits. A file over the realm's limit is refused at
  * once: no more of it is buffered, and the answer goes out before the rest of the body is read.
@@ -304,19 +322,13 @@ function readMultipart(req: IncomingMessage, realm: Realm): Promise<Body> {
     const stop = (error: JsonError) => {
       if (settled) return;
       settled = true;
-      req.unpipe(parser);
+      req.removeListener('data', write);
       error.bodyUnread = true;
       reject(error);
     };
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
-        headers: req.headers,
-        defParamCharset: 'utf8',
-        // busboy signals a file that reaches fileSize: one byte over the limit is the first refused.
-        // The fault emoji.size-limit lets that byte through.
-        limits: { fieldSize: LIMITS.fieldBytes, fields: LIMITS.fields, files: LIMITS.files, fileSize: fileLimit(realm) + (realm.fault('emoji.size-limit') ? 2 : 1), parts: LIMITS.fields + LIMITS.files },
-      });
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: multipartLimits(realm) });
     } catch (error) {
       req.resume();
       return reject(new JsonError(`Malformed multipart body: ${(error as Error).message}`));
@@ -349,12 +361,15 @@ function readMultipart(req: IncomingMessage, realm: Realm): Promise<Body> {
       if (failure) reject(failure);
       else resolve({ fields, files });
     });
-    // The body streams through the parser, so that no more than the limit is ever held.
+    // The body streams through the parser, so that no more than the limit is ever held. A
+    // plain write per chunk rather than a pipe: busboy consumes each chunk as it is written.
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const write = (chunk: Buffer) => {
       size += chunk.length;
       if (size > bodyLimit(realm)) stop(tooLarge());
-    });
-    req.pipe(parser);
+      else parser.write(chunk);
+    };
+    req.on('data', write);
+    req.on('end', () => settled || parser.end());
   });
 }

@@ -13,7 +13,9 @@ import { Pool } from 'undici';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 1.5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const CONNECTIONS = 16;
+/** BENCH_ONLY=emoji measures only the scenarios whose name contains that text. */
+const ONLY = process.env.BENCH_ONLY ?? '';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const here = new URL('.', import.meta.url).pathname;
 
 function startProcess(args: string[]): Promise<{ child: ChildProcess; url: string; ms: number }> {
@@ -79,6 +81,20 @@ async function main() {
     const server = createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }); res.end(body); }); });
     server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
   `]);
+  // The same bare server, but each multipart body goes through busboy first, as the reference's
+  // must: what the parse alone costs, the ceiling of any multipart operation.
+  const bareBusboy = await startProcess(['--input-type=module', '-e', `
+    import { createServer } from 'node:http';
+    import busboy from '${here}../../node_modules/busboy/lib/index.js';
+    const body = JSON.stringify({ result: 'success', msg: '' }) + '\\n';
+    const server = createServer((req, res) => {
+      const parser = busboy({ headers: req.headers });
+      parser.on('file', (name, stream) => { const chunks = []; stream.on('data', (chunk) => chunks.push(chunk)); stream.on('end', () => Buffer.concat(chunks)); });
+      parser.on('close', () => { res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }); res.end(body); });
+      req.pipe(parser);
+    });
+    server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
+  `]);
   const reference = await startProcess([`${here}../reference/main.js`, '--port', '0']);
 
   // Setup on the reference: 100 messages to flag.
@@ -135,22 +151,23 @@ async function main() {
 
   // Each scenario alternates bare and reference, ROUNDS times; each ratio pairs a reference
   // measurement with the bare one just before it, so that drift in the machine's load cancels.
-  const scenarios: Array<[string, (i: number) => ReturnType<typeof draftBatch>]> = [
+  const scenarios: Array<[string, (i: number) => ReturnType<typeof draftBatch>, multipart?: boolean]> = [
     ['POST /drafts, 5 drafts', draftBatch],
     ['flags on 100 messages', flags100],
     ['PATCH /scheduled_messages', scheduledEdit],
     ['PATCH user_settings_defaults', defaultsUpdate],
     ['POST /realm/profile_fields', fieldCreate],
     ['POST /reminders', reminderCreate],
-    ['POST /realm/emoji (small PNG)', emojiUpload],
+    ['POST /realm/emoji (small PNG)', emojiUpload, true],
   ];
-  const results: Array<{ name: string; bare: number; reference: number; ratio: number; failed: number }> = [];
-  for (const [name, request] of scenarios) {
-    const rounds: Array<{ bare: number; reference: number; failed: number }> = [];
+  const results: Array<{ name: string; bare: number; reference: number; ratio: number; failed: number; busboy?: number }> = [];
+  for (const [name, request, multipart] of scenarios.filter(([name]) => name.includes(ONLY))) {
+    const rounds: Array<{ bare: number; reference: number; failed: number; busboy?: number }> = [];
     for (let round = 0; round < ROUNDS; round++) {
       const bareRate = await rate(bare.url, request);
       const referenceRate = await rate(reference.url, request);
-      rounds.push({ bare: bareRate.perSecond, reference: referenceRate.perSecond, failed: referenceRate.failed });
+      const busboyRate = multipart ? (await rate(bareBusboy.url, request)).perSecond / bareRate.perSecond : undefined;
+      rounds.push({ bare: bareRate.perSecond, reference: referenceRate.perSecond, failed: referenceRate.failed, busboy: busboyRate });
     }
     const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     results.push({
@@ -159,9 +176,11 @@ async function main() {
       reference: median(rounds.map((r) => r.reference)),
       ratio: median(rounds.map((r) => r.reference / r.bare)),
       failed: rounds.reduce((sum, r) => sum + r.failed, 0),
+      busboy: multipart ? median(rounds.map((r) => r.busboy!)) : undefined,
     });
   }
   await stop(bare.child);
+  await stop(bareBusboy.child);
   await stop(reference.child);
 
   // 100k drafts in the model, measured in a process of their own.
@@ -185,8 +204,9 @@ async function main() {
   });
 
   console.log(`start-up to listening: median ${startups[2]!.toFixed(0)} ms (min ${startups[0]!.toFixed(0)}, max ${startups[4]!.toFixed(0)}); target < 300 ms`);
-  for (const { name, bare: bareRate, reference: referenceRate, ratio, failed } of results) {
+  for (const { name, bare: bareRate, reference: referenceRate, ratio, failed, busboy } of results) {
     console.log(`${name.padEnd(28)} reference ${referenceRate.toFixed(0).padStart(6)} req/s, bare ${bareRate.toFixed(0).padStart(6)} req/s: ${(ratio * 100).toFixed(0).padStart(3)}% of bare (median of ${ROUNDS} paired rounds; target >= 50%)${failed ? `  (${failed} non-200)` : ''}`);
+    if (busboy !== undefined) console.log(`${''.padEnd(28)} (bare with a busboy parse and nothing else: ${(busboy * 100).toFixed(0)}% of bare)`);
   }
   const mem = JSON.parse(memory) as { drafts: number; heapMB: number; rssMB: number };
   console.log(`${mem.drafts} drafts: heap +${mem.heapMB.toFixed(1)} MB, process RSS ${mem.rssMB.toFixed(1)} MB; target < 200 MB`);
