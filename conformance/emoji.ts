@@ -69,7 +69,7 @@ const ourActive = (context: Context, list: readonly Listed[]) => list.filter((em
 /** Who may upload, as /register says (realm_can_add_custom_emoji_group, or the older policy); null if no profile user may. */
 function uploader(context: Context): Promise<Role | null> {
   return context.memo('emoji-uploader', async () => {
-    const state = await fetchState(context, 'member', ['realm', 'realm_user_groups', 'realm_can_add_custom_emoji_group']);
+    const state = await fetchState(context, 'member', ['realm', 'realm_user_groups']);
     const { users } = context.probe;
     const setting = state.realm_can_add_custom_emoji_group;
     const groups = new Map<number, { members: number[]; direct_subgroup_ids?: number[] }>((state.realm_user_groups ?? []).map((group: any) => [group.id, group]));
@@ -87,7 +87,9 @@ function uploader(context: Context): Promise<Role | null> {
       return allowed.has(users.member.id) ? 'member' : allowed.has(users.admin.id) ? 'admin' : null;
     }
     // Older servers: add_custom_emoji_policy 1 means members; the others include administrators.
-    return state.realm_add_custom_emoji_policy === 1 ? 'member' : 'admin';
+    if (state.realm_add_custom_emoji_policy !== undefined) return state.realm_add_custom_emoji_policy === 1 ? 'member' : 'admin';
+    // Before level 85: realm_add_emoji_by_admins_only.
+    return state.realm_add_emoji_by_admins_only === true ? 'admin' : 'member';
   });
 }
 

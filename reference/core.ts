@@ -1,12 +1,13 @@
 // The Zulip endpoints the suite uses to set up and observe a target (CONTRACT.md), in Zulip's
 // documented shapes, and the reference clock.
 
-import { subscribedChannels, subscriptionDict } from './channels.js';
+import { createHash } from 'node:crypto';
+import { neverSubscribedChannels, streamDict, subscribedChannels, subscriptionDict, unsubscribedChannels } from './channels.js';
 import { draftDict, draftsByEditTime, doDeleteAllDrafts } from './drafts.js';
 import { fetchEvents, registerQueue, sendEvent } from './events.js';
 import type { Request } from './http.js';
-import { has, ZULIP_VERSION_FOR_LEVEL } from './levels.js';
-import { ROLE_CODES, type Realm, type SettingValue, type User } from './model.js';
+import { has, hasShape, ZULIP_VERSION_FOR_LEVEL } from './levels.js';
+import { FLAG_BITS, ROLE_CODES, type Realm, type SettingValue, type User } from './model.js';
 import { JsonError, checkString, missingArgument } from './params.js';
 import { scheduledMessageDict, undeliveredScheduledMessages } from './scheduled.js';
 import { realmUserSettingsDefaultsState } from './defaults.js';
@@ -29,7 +30,7 @@ export function getServerSettings({ realm }: Request) {
     email_auth_enabled: true,
     require_email_format_usernames: true,
     realm_uri: realm.url,
-    realm_url: realm.url,
+    ...(hasShape(realm.featureLevel, 'realmUrl') ? { realm_url: realm.url } : {}),
     realm_name: realm.settings.name,
     realm_icon: '',
     realm_description: '',
@@ -41,6 +42,11 @@ export function getServerSettings({ realm }: Request) {
     // MAX_EMOJI_FILE_SIZE_MIB, which Zulip does not report.
     max_emoji_file_size_mib: realm.maxEmojiFileSizeMib,
   };
+}
+
+/** Zulip's URL for a user without an uploaded avatar: Gravatar's, by the email's hash. */
+export function avatarUrl(user: User): string {
+  return `https://secure.gravatar.com/avatar/${createHash('md5').update(user.email.toLowerCase()).digest('hex')}?d=identicon&version=1`;
 }
 
 export function userDict(realm: Realm, user: User): Record<string, unknown> {
@@ -56,14 +62,31 @@ export function userDict(realm: Realm, user: User): Record<string, unknown> {
     is_bot: user.isBot === true,
     is_active: true,
     timezone: '',
-    avatar_url: null,
+    avatar_url: avatarUrl(user),
     avatar_version: 1,
     date_joined: new Date(user.dateJoined * 1000).toISOString(),
   };
 }
 
+/** A user as realm_user events and /register's realm_users give one. */
+export function personDict(realm: Realm, user: User): Record<string, unknown> {
+  const billing = hasShape(realm.featureLevel, 'billingAdminRemoved') ? {} : { is_billing_admin: false };
+  return { ...userDict(realm, user), ...billing, bot_type: null, bot_owner_id: null, profile_data: {} };
+}
+
 export function getOwnUser({ realm, user }: Request) {
   return { ...userDict(realm, user), profile_data: {}, max_message_id: realm.lastMessageId() };
+}
+
+/** Who may upload custom emoji, in the setting of the realm's level. */
+function customEmojiPermission(realm: Realm): Record<string, unknown> {
+  if (hasShape(realm.featureLevel, 'canAddCustomEmojiGroup')) {
+    // An anonymous group of the users who may upload (Zulip: a group setting, default role:members).
+    return { realm_can_add_custom_emoji_group: { direct_members: [...realm.users.values()].filter((user) => mayUploadEmoji(realm, user)).map((user) => user.id), direct_subgroups: [] } };
+  }
+  const membersMay = realm.emojiUploaders === 'members';
+  if (hasShape(realm.featureLevel, 'addCustomEmojiPolicy')) return { realm_add_custom_emoji_policy: membersMay ? 1 : 2 };
+  return { realm_add_emoji_by_admins_only: !membersMay };
 }
 
 /** State for /register, by the event type that names it. */
@@ -72,8 +95,9 @@ type StateFetcher = (realm: Realm, user: User) => Record<string, unknown>;
 const STATE: Record<string, StateFetcher> = {
   realm: (realm) => ({
     realm_name: realm.settings.name,
-    realm_url: realm.url,
+    ...(hasShape(realm.featureLevel, 'realmUrl') ? { realm_url: realm.url } : {}),
     realm_uri: realm.url,
+    ...customEmojiPermission(realm),
     // The empty topic and its display name exist from level 334.
     ...(has(realm.featureLevel, 'emptyTopicNames') ? { realm_empty_topic_display_name: realm.settings.emptyTopicDisplayName } : {}),
     max_message_length: realm.settings.maxMessageLength,
@@ -95,18 +119,18 @@ const STATE: Record<string, StateFetcher> = {
   user_settings: (_realm, user) => ({ user_settings: { ...user.settings } }),
   alert_words: (_realm, user) => ({ alert_words: [...user.alertWords] }),
   realm_user_groups: (realm) => ({
-    realm_user_groups: realm.userGroups.map((group) => ({ id: group.id, name: group.name, description: '', members: [...group.members].sort((a, b) => a - b), is_system_group: false })),
+    realm_user_groups: realm.userGroups.map((group) => ({ id: group.id, name: group.name, description: '', members: [...group.members].sort((a, b) => a - b), is_system_group: group.isSystemGroup === true })),
   }),
-  subscription: (realm, user) => ({ subscriptions: subscribedChannels(realm, user).map((channel) => subscriptionDict(realm, channel)) }),
+  subscription: (realm, user) => ({
+    subscriptions: subscribedChannels(realm, user).map((channel) => subscriptionDict(realm, channel)),
+    unsubscribed: unsubscribedChannels(realm, user).map((channel) => subscriptionDict(realm, channel)),
+    never_subscribed: neverSubscribedChannels(realm, user).map((channel) => ({ ...streamDict(realm, channel), subscribers: [...channel.subscribers].sort((a, b) => a - b) })),
+  }),
   message: (realm) => ({ max_message_id: realm.lastMessageId() }),
   // Zulip sends at most 1000 drafts, the most recently edited first.
   drafts: (_realm, user) => ({ drafts: draftsByEditTime(user).reverse().slice(0, 1000).map(draftDict) }),
   realm_user_settings_defaults: (realm) => (realm.featureLevel >= 95 ? { realm_user_settings_defaults: realmUserSettingsDefaultsState(realm) } : {}),
   realm_emoji: (realm) => ({ realm_emoji: realmEmojiDict(realm) }),
-  realm_can_add_custom_emoji_group: (realm) => ({
-    // An anonymous group of the users who may upload (Zulip: a group setting, default role:members).
-    realm_can_add_custom_emoji_group: { direct_members: [...realm.users.values()].filter((user) => mayUploadEmoji(realm, user)).map((user) => user.id), direct_subgroups: [] },
-  }),
   reminders: (realm, user) => (has(realm.featureLevel, 'reminders') ? { reminders: remindersOf(realm, user).map((reminder) => reminderDict(realm, reminder)), max_reminder_note_length: 1000 } : {}),
   custom_profile_fields: (realm) => ({ custom_profile_fields: profileFieldsInOrder(realm).map((field) => profileFieldDict(realm, field)) }),
   scheduled_messages: (realm, user) =>
@@ -135,10 +159,43 @@ export function register(request: Request) {
     zulip_feature_level: realm.featureLevel,
     zulip_merge_base: ZULIP_VERSION_FOR_LEVEL(realm.featureLevel),
   };
+  const fetching = (type: string) => fetchTypes === null || fetchTypes.includes(type);
   for (const [type, fetch] of Object.entries(STATE)) {
-    if (fetchTypes === null || fetchTypes.includes(type)) Object.assign(state, fetch(realm, user));
+    if (fetching(type)) Object.assign(state, fetch(realm, user));
   }
+  if (fetching('message') && fetching('update_message_flags')) state.unread_msgs = unreadMessages(realm, user);
   return state;
+}
+
+/** /register's unread_msgs: the user's unread messages, by conversation. */
+function unreadMessages(realm: Realm, user: User): Record<string, unknown> {
+  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const pms = new Map<number, { other_user_id: number; sender_id: number; unread_message_ids: number[] }>();
+  const huddles = new Map<string, { user_ids_string: string; unread_message_ids: number[] }>();
+  const mentions: number[] = [];
+  let count = 0;
+  for (const message of realm.messages.values()) {
+    const bits = message.userFlags.get(user.id);
+    if (bits === undefined || (bits & FLAG_BITS.read) !== 0) continue;
+    const { recipient } = message;
+    if (recipient.type === 'stream') {
+      if (!realm.channels.get(recipient.channelId)?.subscribers.has(user.id)) continue;
+      const key = `${recipient.channelId}\0${recipient.topic}`;
+      if (!streams.has(key)) streams.set(key, { stream_id: recipient.channelId, topic: recipient.topic, unread_message_ids: [] });
+      streams.get(key)!.unread_message_ids.push(message.id);
+    } else if (recipient.userIds.length <= 2) {
+      const other = recipient.userIds.find((id) => id !== user.id) ?? user.id;
+      if (!pms.has(other)) pms.set(other, { other_user_id: other, sender_id: other, unread_message_ids: [] });
+      pms.get(other)!.unread_message_ids.push(message.id);
+    } else {
+      const key = [...recipient.userIds].sort((a, b) => a - b).join(',');
+      if (!huddles.has(key)) huddles.set(key, { user_ids_string: key, unread_message_ids: [] });
+      huddles.get(key)!.unread_message_ids.push(message.id);
+    }
+    if ((bits & (FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned)) !== 0) mentions.push(message.id);
+    count++;
+  }
+  return { count, pms: [...pms.values()], streams: [...streams.values()], huddles: [...huddles.values()], mentions, old_unreads_missing: false };
 }
 
 function findQueue(realm: Realm, user: User, queueId: string) {

@@ -83,6 +83,7 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
       dateCreated: now,
       creatorId: null,
       subscribers: new Set<UserId>(entry.subscribers.map(idOf)),
+      formerSubscribers: new Set<UserId>(),
     };
     realm.channels.set(channel.id, channel);
   }
@@ -94,6 +95,9 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
   (fixture.user_groups ?? []).forEach((group, index) => {
     realm.userGroups.push({ id: index + 1, name: group.name, members: new Set(group.members.map(idOf)) });
   });
+  // The system group that channel settings name before they take any group (POST /users adds only members).
+  const administrators = [...realm.users.values()].filter((user) => realm.isAdministrator(user)).map((user) => user.id);
+  realm.userGroups.push({ id: realm.userGroups.length + 1, name: 'role:administrators', members: new Set(administrators), isSystemGroup: true });
   return realm;
 }
 

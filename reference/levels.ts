@@ -50,6 +50,8 @@ export const BEHAVIOURS = {
   emptyTopicNames: 334,
   /** ignored_because_not_subscribed_channels in the flags response. */
   ignoredBecauseNotSubscribedChannels: 355,
+  /** Zulip's texts say "channel" where they said "stream". */
+  channelWording: 255,
   /** "(no topic)" and the empty-topic display name mean the empty topic. */
   noTopicMeansEmptyTopic: 370,
 } as const;
@@ -65,4 +67,61 @@ export function has(level: number, behaviour: Behaviour): boolean {
   return level >= BEHAVIOURS[behaviour];
 }
 
-export const ZULIP_VERSION_FOR_LEVEL = (level: number): string => `reference-fl${level}`;
+/**
+ * Keys of the support endpoints' answers (CONTRACT.md) that Zulip added or replaced at a
+ * level: no rule of the spec hangs on them, so they are not boundary levels of the self-test.
+ */
+export const SHAPES = {
+  /** realm_add_custom_emoji_policy replaces realm_add_emoji_by_admins_only. */
+  addCustomEmojiPolicy: 85,
+  /** Peer subscription events carry stream_ids and user_ids. */
+  peerSubscriptionIds: 35,
+  /** can_remove_subscribers_group_id of a channel (a system group's ID). */
+  canRemoveSubscribersGroupId: 142,
+  /** ...renamed can_remove_subscribers_group. */
+  canRemoveSubscribersGroup: 197,
+  /** POST /users/me/subscriptions keys subscribed and already_subscribed by user ID, not email. */
+  subscribedByUserId: 207,
+  /** email_address of a subscription removed. */
+  subscriptionEmailAddressRemoved: 226,
+  /** creator_id of a channel. */
+  channelCreatorId: 254,
+  /** realm_url beside realm_uri, in /server_settings and /register. */
+  realmUrl: 257,
+  /** realm_can_add_custom_emoji_group replaces realm_add_custom_emoji_policy. */
+  canAddCustomEmojiGroup: 307,
+  /** is_archived of a channel. */
+  channelIsArchived: 315,
+  /** is_recently_active of a channel. */
+  channelIsRecentlyActive: 323,
+  /** can_administer_channel_group of a channel. */
+  canAdministerChannelGroup: 325,
+  /** can_send_message_group of a channel. */
+  canSendMessageGroup: 333,
+  /** can_add_subscribers_group of a channel. */
+  canAddSubscribersGroup: 342,
+  /** can_subscribe_group of a channel. */
+  canSubscribeGroup: 357,
+  /** is_billing_admin of a user removed. */
+  billingAdminRemoved: 363,
+  /** stream delete events carry stream_ids, and streams only the IDs. */
+  streamDeleteIds: 343,
+} as const;
+
+export function hasShape(level: number, shape: keyof typeof SHAPES): boolean {
+  return level >= SHAPES[shape];
+}
+
+/** The level each Zulip major version was released at; the levels between are its development. */
+const RELEASES: ReadonlyArray<readonly [major: number, level: number]> = [
+  [3, 26], [4, 65], [5, 114], [6, 156], [7, 185], [8, 237], [9, 278], [10, 377], [11, 421],
+];
+
+/**
+ * A version a client can parse, true to the level: the Zulip release of that level, or the
+ * development of the next one ("8.0-dev" at 218), marked as the reference's.
+ */
+export function ZULIP_VERSION_FOR_LEVEL(level: number): string {
+  const [major, released] = RELEASES.find(([, at]) => level <= at) ?? [12, Infinity];
+  return `${major}.0${level === released ? '' : '-dev'}+teamchat-reference.fl${level}`;
+}

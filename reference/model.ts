@@ -54,6 +54,8 @@ export interface Channel {
   readonly dateCreated: number;
   readonly creatorId: UserId | null;
   subscribers: Set<UserId>;
+  /** Users who were subscribed once and left: /register lists the channel as unsubscribed for them. */
+  formerSubscribers: Set<UserId>;
 }
 
 export type Recipient = { type: 'stream'; channelId: ChannelId; topic: string } | { type: 'private'; userIds: UserId[] };
@@ -137,6 +139,8 @@ export interface UserGroup {
   readonly id: number;
   readonly name: string;
   readonly members: Set<UserId>;
+  /** Zulip's groups of a role (role:administrators), which settings name by ID. */
+  readonly isSystemGroup?: boolean;
 }
 
 export interface RealmSettings {

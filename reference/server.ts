@@ -24,7 +24,7 @@ import type { Realm } from './model.js';
 const api = (path: string) => `/api/v1${path}`;
 
 export const ROUTES: readonly Route[] = [
-  { path: api('/server_settings'), methods: { GET: core.getServerSettings, POST: core.getServerSettings }, unauthenticated: true },
+  { path: api('/server_settings'), methods: { GET: core.getServerSettings }, unauthenticated: true },
   { path: api('/register'), methods: { POST: core.register } },
   { path: api('/events'), methods: { GET: core.getEvents, DELETE: core.deleteQueue } },
   { path: api('/users/me'), methods: { GET: core.getOwnUser } },

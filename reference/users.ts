@@ -4,6 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from './http.js';
 import type { Realm, User, UserId } from './model.js';
+import { personDict } from './core.js';
+import { everyone } from './defaults.js';
+import { sendEvent } from './events.js';
 import { JsonError, missingArgument } from './params.js';
 
 /**
@@ -33,6 +36,7 @@ export function createUser({ realm, user, params }: Request) {
     alertWords: [], drafts: new Map(),
   };
   realm.addUser(created);
+  sendEvent(realm, { type: 'realm_user', op: 'add', person: personDict(realm, created) }, everyone(realm));
   if (!createdUsers.has(realm)) createdUsers.set(realm, new Set());
   createdUsers.get(realm)!.add(created.id);
   return { user_id: created.id };
