@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import type { Role } from './client.js';
-import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { check, expect, inZulipWords, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
 import { characterLength, text, topicText } from './generators.js';
 import { createChannel, fetchState, pollEvents, registerQueue, type Queue, type SpecOperation } from './world.js';
 
@@ -436,8 +436,8 @@ const decisionChecks: Check[] = [
       }
     });
     const texts: Record<string, (index: number) => string> = {
-      'two-channels': () => 'Must specify exactly 1 channel ID for channel messages',
-      'no-channel': () => 'Must specify exactly 1 channel ID for channel messages',
+      'two-channels': () => inZulipWords(context.level, 'Must specify exactly 1 channel ID for channel messages'),
+      'no-channel': () => inZulipWords(context.level, 'Must specify exactly 1 channel ID for channel messages'),
       'nul-content': () => 'Message must not contain null bytes',
       'nul-topic': () => 'Topic must not contain null bytes',
       'bad-type': (index) => `Invalid drafts[${index}]["type"]`,
@@ -454,7 +454,7 @@ const decisionChecks: Check[] = [
     await context.property(fc.tuple(fc.boolean(), absent), async ([toChannel, id]) => {
       const draft = toChannel ? { type: 'stream', to: [id], topic: 'nowhere', content: `${context.prefix} x` } : { type: 'private', to: [id], topic: '', content: `${context.prefix} x` };
       const { response } = await postAndRemoveCreated(context, [draft]);
-      refusedExactly(response, 'POST /drafts', toChannel ? 'Invalid channel ID' : `Invalid user ID ${id}`);
+      refusedExactly(response, 'POST /drafts', toChannel ? inZulipWords(context.level, 'Invalid channel ID') : `Invalid user ID ${id}`);
     });
   }),
 

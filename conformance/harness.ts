@@ -193,6 +193,11 @@ export function refused(response: Response, what: string): any {
 }
 
 /** An error response with exactly this status, code and text (a decision's Zulip behaviour). */
+/** Zulip's texts said "stream" until it renamed streams to channels (level 255); decisions follow the target's level. */
+export function inZulipWords(level: number, text: string): string {
+  return level >= 255 ? text : text.replace(/channel/g, 'stream').replace(/Channel/g, 'Stream');
+}
+
 export function refusedExactly(response: Response, what: string, msg: string, status = 400, code = 'BAD_REQUEST'): any {
   const body = refused(response, what);
   expect(response.status === status, `${what}: expected HTTP ${status}, got ${describe(response)}`);

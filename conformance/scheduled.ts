@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import type { ParamList, Response, Role } from './client.js';
-import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { check, expect, inZulipWords, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
 import { characterLength, text, topicText } from './generators.js';
 import { advanceClock, createChannel, pollEvents, readConversation, recentMessages, registerQueue, targetNow, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';
 
@@ -738,11 +738,11 @@ const decisionChecks: Check[] = [
         [id, {}, 'Nothing to change', 400, 'BAD_REQUEST'],
         [id, { type: 'private', scheduled_delivery_timestamp: past }, 'Recipient required when updating type of scheduled message.', 400, 'BAD_REQUEST'],
         [id, { type: 'stream' }, 'Recipient required when updating type of scheduled message.', 400, 'BAD_REQUEST'],
-        [id, { type: 'stream', to: channel }, 'Topic required when updating scheduled message type to channel.', 400, 'BAD_REQUEST'],
+        [id, { type: 'stream', to: channel }, inZulipWords(context.level, 'Topic required when updating scheduled message type to channel.'), 400, 'BAD_REQUEST'],
         [id, { scheduled_delivery_timestamp: past }, 'Scheduled delivery time must be in the future.', 400, 'BAD_REQUEST'],
         [gone, { content: 'x', scheduled_delivery_timestamp: past }, 'Scheduled delivery time must be in the future.', 400, 'BAD_REQUEST'],
         [gone, { content: 'x' }, 'Scheduled message does not exist', 404, 'BAD_REQUEST'],
-        [id, { to: MISSING_ID }, `Channel with ID '${MISSING_ID}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST'],
+        [id, { to: MISSING_ID }, inZulipWords(context.level, `Channel with ID '${MISSING_ID}' does not exist`), 400, 'STREAM_DOES_NOT_EXIST'],
         [id, { type: 'private', to: [users.other.id, MISSING_ID] }, `Invalid user ID ${MISSING_ID}`, 400, 'BAD_REQUEST'],
         [id, { type: 'bogus', to: channel, topic: 'x' }, 'Invalid type: Value error, Not in the list of possible values', 400, 'BAD_REQUEST'],
       ];

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
 import { alternateError } from './dialect.js';
-import { BEHAVIOURS } from './levels.js';
+import { BEHAVIOURS, has } from './levels.js';
 import type { Realm, User } from './model.js';
 import { JsonError, Params } from './params.js';
 
@@ -132,7 +132,8 @@ async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<v
     throw new JsonError('Not Found', 404);
   }
   const route = routes.find((candidate) => pathname.startsWith(candidate.prefix) && candidate.pattern.test(pathname));
-  if (!route) throw new JsonError('Not Found', 404);
+  // A test double tells an endpoint it lacks from a typo: the client may be right about Zulip.
+  if (!route) throw new JsonError(pathname.startsWith('/api/') ? `Not Found: the reference server does not implement ${method} ${pathname}` : 'Not Found', 404);
   const { allowed } = route;
   if (method === 'OPTIONS') {
     res.writeHead(204, { Allow: allowed.join(', ') });
@@ -142,7 +143,7 @@ async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<v
   const operation = allowed.includes(method) ? route.methods[method] : undefined;
   if (!operation) {
     res.setHeader('Allow', allowed.join(', '));
-    throw new JsonError('Method Not Allowed', 405, 'BAD_REQUEST', { allowed_methods: allowed });
+    throw new JsonError(`Method Not Allowed: the reference server implements only ${allowed.join(', ')} on ${route.path}`, 405, 'BAD_REQUEST', { allowed_methods: allowed });
   }
   const match = route.pattern.exec(pathname)!;
   const path = Object.fromEntries(route.names.map((name, index) => [name, match[index + 1]!]));
@@ -171,7 +172,12 @@ function sendError(realm: Realm, res: ServerResponse, error: JsonError): void {
     return send(realm, res, status, body);
   }
   const status = error.status === 401 && realm.fault('general.error-statuses') ? 403 : error.status;
-  send(realm, res, status, { result: 'error', msg: error.msg, code: error.code, ...error.extra });
+  send(realm, res, status, { result: 'error', msg: inZulipWords(realm, error.msg), code: error.code, ...error.extra });
+}
+
+/** Zulip's texts said "stream" until it renamed streams to channels. */
+function inZulipWords(realm: Realm, msg: string): string {
+  return has(realm.featureLevel, 'channelWording') ? msg : msg.replace(/channel/g, 'stream').replace(/Channel/g, 'Stream');
 }
 
 function send(realm: Realm, res: ServerResponse, status: number, body: Record<string, unknown>): void {
@@ -222,7 +228,7 @@ function checkBasicCredentials(realm: Realm, header: string): User {
   const apiKey = decoded.slice(colon + 1).trim();
   if (!/^[A-Za-z0-9]{32}$/.test(apiKey)) throw unauthorized('Malformed API key');
   const user = realm.usersByEmail.get(email);
-  if (!user || (user.apiKey !== apiKey && !realm.fault('general.authentication-required'))) throw unauthorized('Invalid API key');
+  if (!user || (user.apiKey !== apiKey && !realm.fault('general.authentication-required'))) throw new JsonError('Invalid API key', 401, 'INVALID_API_KEY');
   return user;
 }
 
