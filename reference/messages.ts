@@ -82,10 +82,7 @@ export function findMentions(realm: Realm, content: string): Mentions {
     } else if (wildcard === 'topic') {
       mentions.topicWildcard = true;
     } else {
-      const [name, id] = text.split('|');
-      const user = id !== undefined && /^\d+$/.test(id.trim())
-        ? realm.users.get(Number(id) as UserId)
-        : [...realm.users.values()].find((candidate) => candidate.fullName.toLowerCase() === name!.trim().toLowerCase());
+      const user = mentionedUser(realm, text);
       if (user) mentions.users.add(user.id);
     }
   }
@@ -150,12 +147,42 @@ export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, 
 }
 
 /**
- * general.message-rendering: plain text as HTML, a paragraph with line breaks (what Zulip's
- * Markdown makes of text without markup); the alternate dialect has its own markup.
+ * general.message-rendering: Zulip's HTML for the basics of its Markdown: paragraphs and line
+ * breaks, **strong**, *emphasis*, ~~strike~~, `code`, links, and user mentions; anything else
+ * stays text. The alternate dialect has its own markup.
  */
 export function renderContent(realm: Realm, content: string): string {
-  const escaped = content.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!).replace(/\n/g, '<br>\n');
-  return realm.alternate('general.message-rendering') ? `<div class="tc-message">${escaped}</div>` : `<p>${escaped}</p>`;
+  if (realm.alternate('general.message-rendering')) return `<div class="tc-message">${escapeHtml(content).replace(/\n/g, '<br>\n')}</div>`;
+  return content
+    .split(/\n[ \t]*\n+/)
+    .filter((paragraph) => paragraph.trim() !== '')
+    .map((paragraph) => `<p>${renderInline(realm, paragraph.trim()).replace(/\n/g, '<br>\n')}</p>`)
+    .join('\n');
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+
+/** Inline markup: code spans first (nothing inside them is markup), then the rest. */
+function renderInline(realm: Realm, text: string): string {
+  return text.split(/(`[^`\n]+`)/).map((piece, index) => {
+    if (index % 2 === 1) return `<code>${escapeHtml(piece.slice(1, -1))}</code>`;
+    return escapeHtml(piece)
+      .replace(/(^|[\s(])(https?:\/\/[^\s<"]+[^\s<".,;:!?)])/g, '$1<a href="$2">$2</a>')
+      .replace(/(^|[\s'(])@(_?)\*\*([^*]+)\*\*/g, (whole, before: string, silent: string, name: string) => {
+        const user = mentionedUser(realm, name);
+        if (!user) return whole;
+        return `${before}<span class="user-mention${silent ? ' silent' : ''}" data-user-id="${user.id}">${silent ? '' : '@'}${escapeHtml(user.fullName)}</span>`;
+      })
+      .replace(/\*\*(?=\S)([^*]+?)\*\*/g, '<strong>$1</strong>')
+      .replace(/(^|[^*\w])\*(?=\S)([^*]+?)\*(?![*\w])/g, '$1<em>$2</em>')
+      .replace(/~~(?=\S)([^~]+?)~~/g, '<del>$1</del>');
+  }).join('');
+}
+
+function mentionedUser(realm: Realm, text: string): User | undefined {
+  const [name, id] = text.split('|');
+  if (id !== undefined && /^\d+$/.test(id.trim())) return realm.users.get(Number(id) as UserId);
+  return [...realm.users.values()].find((candidate) => candidate.fullName.toLowerCase() === name!.trim().toLowerCase());
 }
 
 /** A message as Zulip's API shows it; content rendered unless the client asks for the raw text. */

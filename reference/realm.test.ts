@@ -1,4 +1,5 @@
-// Settings defaults, custom profile fields, typing and user creation over HTTP, in Zulip's dialect.
+// Settings defaults, custom profile fields, typing, user creation, subscriptions and rendered
+// messages over HTTP, in Zulip's dialect.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -99,6 +100,66 @@ test('typing: events only for recipients who receive them; channel typing only f
   const [event] = await events('admin', admin);
   assert.equal([event.type, event.op, event.message_type, event.sender.user_id, event.recipients.length], ['typing', 'start', 'direct', server.userId('other'), 3]);
   await server.call('member', 'PATCH', '/settings', { receives_typing_notifications: true });
+});
+
+test('message content is rendered as Zulip renders the basics; apply_markdown=false gives the text', async () => {
+  const othello = server.userId('other');
+  const cases: Array<[string, string]> = [
+    ['plain words', '<p>plain words</p>'],
+    ['a < b & c', '<p>a &lt; b &amp; c</p>'],
+    ['one\ntwo\n\nthree', '<p>one<br>\ntwo</p>\n<p>three</p>'],
+    ['**bold** and *em* and ~~old~~', '<p><strong>bold</strong> and <em>em</em> and <del>old</del></p>'],
+    ['`*not em*` here', '<p><code>*not em*</code> here</p>'],
+    ['see https://example.com/a?b=1.', '<p>see <a href="https://example.com/a?b=1">https://example.com/a?b=1</a>.</p>'],
+    [`hi @**Othello, the Moor of Venice** and @_**Othello, the Moor of Venice|${othello}**`, `<p>hi <span class="user-mention" data-user-id="${othello}">@Othello, the Moor of Venice</span> and <span class="user-mention silent" data-user-id="${othello}">Othello, the Moor of Venice</span></p>`],
+    ['@**Nobody Here** stays', '<p>@<strong>Nobody Here</strong> stays</p>'],
+  ];
+  for (const [content, html] of cases) {
+    const sent = await server.call('member', 'POST', '/messages', { type: 'private', to: [othello], content });
+    const rendered = await server.call('member', 'GET', `/messages/${sent.body.id}`);
+    assert.equal(rendered.body.message.content, html, content);
+    const raw = await server.call('member', 'GET', `/messages/${sent.body.id}`, { apply_markdown: false });
+    assert.equal(raw.body.message.content, content);
+  }
+});
+
+test('subscriptions: events for the subscriber, its peers and the new channel; only administrators remove others; authorization_errors_fatal', async () => {
+  const queue = (await server.call('member', 'POST', '/register', { event_types: ['subscription', 'stream'] })).body.queue_id;
+  const peers = (await server.call('admin', 'POST', '/register', { event_types: ['subscription', 'stream'] })).body.queue_id;
+  const member = server.userId('member');
+  const other = server.userId('other');
+  await server.call('member', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'peers' }], principals: [member, other] });
+  const mine = await events('member', queue);
+  assert.equal(mine.map((event) => `${event.type} ${event.op}`), ['stream create', 'subscription add']);
+  assert.equal(mine[1].subscriptions.map((sub: any) => [sub.name, sub.subscribers]), [['peers', [member, other].sort((a, b) => a - b)]]);
+  assert.equal((await events('admin', peers)).filter((event) => event.op === 'peer_add').map((event) => event.user_ids), [[member, other]]);
+
+  const refused = await server.call('member', 'DELETE', '/users/me/subscriptions', { subscriptions: ['peers'], principals: [other] });
+  assert.equal([refused.status, refused.body.msg], [400, 'Insufficient permission']);
+  const removed = await server.call('admin', 'DELETE', '/users/me/subscriptions', { subscriptions: ['peers'], principals: [other] });
+  assert.equal(removed.body.removed, ['peers']);
+  const state = (await server.call('other', 'POST', '/register', { fetch_event_types: ['subscription'] })).body;
+  assert.ok(state.unsubscribed.some((sub: any) => sub.name === 'peers'), 'unsubscribed lists the channel left');
+  assert.ok(!state.never_subscribed.some((sub: any) => sub.name === 'peers'));
+
+  await server.call('admin', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'closed' }], invite_only: true });
+  const fatal = await server.call('member', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'closed' }, { name: 'open' }] });
+  assert.equal([fatal.status, fatal.body.msg], [400, 'Unable to access channel (closed).']);
+  const lenient = await server.call('member', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'closed' }, { name: 'open' }], authorization_errors_fatal: false });
+  assert.equal([lenient.body.unauthorized, lenient.body.subscribed], [['closed'], { [String(member)]: ['open'] }]);
+});
+
+test('unread_msgs: the unread messages of /register, by conversation', async () => {
+  const member = server.userId('member');
+  const sent = await server.call('other', 'POST', '/messages', { type: 'private', to: [member], content: 'unread for you' });
+  const state = (await server.call('member', 'POST', '/register', { fetch_event_types: ['message', 'update_message_flags'] })).body;
+  const pm = state.unread_msgs.pms.find((entry: any) => entry.other_user_id === server.userId('other'));
+  assert.ok(pm?.unread_message_ids.includes(sent.body.id), JSON.stringify(state.unread_msgs));
+  await server.call('member', 'POST', '/messages/flags', { messages: [sent.body.id], op: 'add', flag: 'read' });
+  const after = (await server.call('member', 'POST', '/register', { fetch_event_types: ['message', 'update_message_flags'] })).body;
+  assert.equal(after.unread_msgs.count, state.unread_msgs.count - 1);
+  const without = (await server.call('member', 'POST', '/register', { fetch_event_types: ['message'] })).body;
+  assert.not.ok('unread_msgs' in without);
 });
 
 test.run();
