@@ -197,4 +197,22 @@ test('the expectations file turns a known failure into an expected one', async (
   assert.match(result.stdout, /xfail drafts\.drafts-parameter-optional/);
 });
 
+test('an expectation keyed by feature levels holds only for targets at those levels', async () => {
+  const expectations = join(directory, 'expect-levels.json');
+  const entry = { why: 'a bug of some versions', levels: [300, 320] };
+  writeFileSync(expectations, JSON.stringify({ server: 'test', expected_failures: { 'drafts.drafts-parameter-optional': entry } }));
+  const args = ['--runs', '3', '--only', 'drafts.drafts-parameter', '--expect', expectations];
+  const env = { TEAMCHAT_FAULTS: 'drafts.drafts-parameter-optional' };
+  const inside = await run([...args, '--reference-level', '310'], env);
+  assert.is(inside.code, 0, inside.stdout);
+  assert.match(inside.stdout, /xfail drafts\.drafts-parameter-optional/);
+  const outside = await run([...args, '--reference-level', '321'], env);
+  assert.is(outside.code, 1, outside.stdout);
+  assert.match(outside.stdout, /\bfail\s+drafts\.drafts-parameter-optional/);
+  writeFileSync(expectations, JSON.stringify({ expected_failures: { 'drafts.drafts-parameter-optional': { levels: [1] } } }));
+  const malformed = await run(args);
+  assert.is(malformed.code, 2, malformed.stderr);
+  assert.match(malformed.stderr, /neither a text nor/);
+});
+
 test.run();

@@ -64,6 +64,16 @@ const HELP = `Usage: npm run conformance -- [options]
 
 Environment: TEAMCHAT_TARGET, TEAMCHAT_{ADMIN,MEMBER,OTHER}_{EMAIL,API_KEY} override the profile.`;
 
+function checkExpectations(expectations: Expectations, file: string): void {
+  if (typeof expectations.expected_failures !== 'object' || expectations.expected_failures === null) throw new UsageError(`${file} has no expected_failures object`);
+  for (const [id, entry] of Object.entries(expectations.expected_failures)) {
+    if (typeof entry === 'string') continue;
+    const levels = entry?.levels;
+    const fine = typeof entry?.why === 'string' && (levels === undefined || (Array.isArray(levels) && levels.length >= 1 && levels.length <= 2 && levels.every((level) => Number.isInteger(level))));
+    if (!fine) throw new UsageError(`${file}: the entry of ${id} is neither a text nor {"why": text, "levels": [from, to]}`);
+  }
+}
+
 function wholeNumber(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new UsageError(`--${name} takes a whole number`);
@@ -142,7 +152,7 @@ async function main(): Promise<number> {
   const runs = wholeNumber(values.runs, 'runs') ?? (values.smoke ? 1 : 50);
   if (runs < 1) throw new UsageError('--runs takes at least 1');
   const expectations = values.expect ? readJson<Expectations>(values.expect, 'expectations file') : null;
-  if (expectations && typeof expectations.expected_failures !== 'object') throw new UsageError(`${values.expect} has no expected_failures object`);
+  if (expectations) checkExpectations(expectations, values.expect!);
   const profile: Profile = values.profile ? readJson<Profile>(values.profile, 'profile') : {};
   let target = values.target ?? process.env.TEAMCHAT_TARGET ?? profile.base_url;
   let embedded: Awaited<ReturnType<typeof startEmbeddedReference>> | null = null;

@@ -9,12 +9,12 @@ import * as assert from 'uvu/assert';
 import { DIALECTS } from '../reference/dialect.js';
 import { FAULTS } from '../reference/faults.js';
 import { readFixture, targetProfile } from '../reference/fixture.js';
-import { BOUNDARY_LEVELS } from '../reference/levels.js';
+import { BOUNDARY_LEVELS, MIN_FEATURE_LEVEL } from '../reference/levels.js';
 import { RULES } from './rules.js';
 import { startReference, type ReferenceOptions } from '../reference/server.js';
 import { CHECKS } from './checks.js';
 import type { Report } from './report.js';
-import { runSuite } from './suite.js';
+import { runSuite, type Expectations } from './suite.js';
 
 async function suiteAgainstReference(options: ReferenceOptions, runs: number, only: string | null = null): Promise<Report> {
   // A small emoji limit: the size checks upload the limit and a byte more.
@@ -43,13 +43,15 @@ test('every rule of the catalog has exactly one check, and every check a rule', 
   assert.equal([...checked].sort(), RULES.map((rule) => rule.id).sort());
 });
 
-test('the expectation files name only rules of the catalog, each with a reason', () => {
+test('the expectation files name only rules of the catalog, each with a reason (and levels, if any, that the suite checks)', () => {
   const directory = new URL('../../fixtures/expectations/', import.meta.url);
   for (const name of readdirSync(directory)) {
-    const { expected_failures } = JSON.parse(readFileSync(new URL(name, directory), 'utf8')) as { expected_failures: Record<string, string> };
-    for (const [id, reason] of Object.entries(expected_failures)) {
+    const { expected_failures } = JSON.parse(readFileSync(new URL(name, directory), 'utf8')) as Expectations;
+    for (const [id, entry] of Object.entries(expected_failures)) {
       assert.ok(RULES.some((rule) => rule.id === id), `${name} names ${id}, which is not in the catalog`);
+      const reason = typeof entry === 'string' ? entry : entry.why;
       assert.ok(reason.length > 20, `${name}: ${id} needs a reason`);
+      if (typeof entry === 'object' && entry.levels) assert.ok(entry.levels.every((level) => level === undefined || level >= MIN_FEATURE_LEVEL), `${name}: ${id} has levels ${entry.levels}`);
     }
   }
 });

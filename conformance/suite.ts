@@ -12,8 +12,25 @@ import { sweep } from './sweep.js';
 
 export interface Expectations {
   readonly server?: string;
-  /** Rule ID → why this server is known to fail it. */
-  readonly expected_failures: Readonly<Record<string, string>>;
+  /**
+   * Rule ID → why this server is known to fail it: a text for every version, or the text and
+   * the feature levels of the versions that fail it ([from, to], both included; to may be left out).
+   */
+  readonly expected_failures: Readonly<Record<string, string | ExpectedFailure>>;
+}
+
+export interface ExpectedFailure {
+  readonly why: string;
+  readonly levels?: readonly [number, number?];
+}
+
+/** Whether the expectations list this rule's failure for a target at this feature level. */
+export function expectedAt(expectations: Expectations | null | undefined, id: string, level: number): boolean {
+  const entry = expectations?.expected_failures[id];
+  if (entry === undefined) return false;
+  if (typeof entry === 'string' || entry.levels === undefined) return true;
+  const [from, to = Infinity] = entry.levels;
+  return level >= from && level <= to;
 }
 
 export interface SuiteOptions {
@@ -90,7 +107,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
         }
         result = again;
       }
-      if (result.status === 'fail' && options.expectations?.expected_failures[result.id] !== undefined) result.expected = true;
+      if (result.status === 'fail' && expectedAt(options.expectations, result.id, probe.featureLevel)) result.expected = true;
       results.push(result);
       options.onResult?.(result);
     }
