@@ -50,7 +50,8 @@ export function setTypingStatus({ realm, user, params }: Request) {
     doSendTypingNotification(realm, user, op, { channelId: channel.id, topic: checkChannelTopic(realm, params.string('topic')) });
     return {};
   }
-  if (type !== 'direct' && type !== 'private') throw new JsonError('Invalid type');
+  const directTypes = has(realm.featureLevel, 'directTypeName') ? ['private', 'direct'] : ['private'];
+  if (!directTypes.includes(type) && params.string('type') !== undefined) throw new JsonError('Invalid type');
   const to = params.list('to');
   if (to === undefined) throw missingArgument('to');
   const ids = checkIntList(to, 'to');
