@@ -129,6 +129,7 @@ class Description {
 for (const { file, level } of DESCRIPTIONS) {
   const at = `${ORACLES}${file}`;
   if (!existsSync(at)) {
+    console.log(`skipped: Zulip's OpenAPI description of level ${level} is not at ${at} (set TEAMCHAT_ORACLES to its directory)`);
     test.skip(`level ${level}: Zulip's OpenAPI description (${at} is absent)`, () => {});
     continue;
   }
