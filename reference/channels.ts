@@ -118,8 +118,8 @@ export function subscribe({ realm, user, params }: Request) {
   const wanted = list.map((item, index) => {
     const dict = checkDict(item, `subscriptions[${index}]`);
     const name = checkString(dict.name, `subscriptions[${index}]["name"]`).trim();
-    if (name === '') throw new JsonError(`Channel name can't be empty.`);
-    if (name.length > 60) throw new JsonError(`Channel name too long (limit: 60 characters).`);
+    if (name === '') throw new JsonError('Channel name can\'t be empty.');
+    if (name.length > 60) throw new JsonError('Channel name too long (limit: 60 characters).');
     return { name, description: typeof dict.description === 'string' ? dict.description : '' };
   });
   const users = principals(realm, user, params.list('principals'));
@@ -143,16 +143,12 @@ export function subscribe({ realm, user, params }: Request) {
   const added = new Map<UserId, Channel[]>();
   const key = (target: User) => (hasShape(realm.featureLevel, 'subscribedByUserId') ? String(target.id) : target.email);
   for (const { name, description } of allowed) {
-    let channel = findChannelByName(realm, name);
-    if (!channel) {
-      channel = {
-        id: realm.nextChannelId(), name, description, inviteOnly, historyPublicToSubscribers: historyPublic, isArchived: false,
-        dateCreated: Math.floor(realm.clock.now()), creatorId: user.id, subscribers: new Set(users.map((target) => target.id)), formerSubscribers: new Set(),
-      };
-      realm.channels.set(channel.id, channel);
-      sendEvent(realm, { type: 'stream', op: 'create', streams: [streamDict(realm, channel)] }, audience(realm, channel));
-      channel.subscribers.clear();
-    }
+    const existing = findChannelByName(realm, name);
+    const channel = existing ?? {
+      id: realm.nextChannelId(), name, description, inviteOnly, historyPublicToSubscribers: historyPublic, isArchived: false,
+      dateCreated: Math.floor(realm.clock.now()), creatorId: user.id, subscribers: new Set<UserId>(), formerSubscribers: new Set<UserId>(),
+    };
+    if (!existing) realm.channels.set(channel.id, channel);
     const newly: UserId[] = [];
     for (const target of users) {
       const bucket = channel.subscribers.has(target.id) ? already : subscribed;
@@ -162,6 +158,8 @@ export function subscribe({ realm, user, params }: Request) {
       newly.push(target.id);
       added.set(target.id, [...(added.get(target.id) ?? []), channel]);
     }
+    // A new channel is announced first, to all who may see it, its new subscribers among them.
+    if (!existing) sendEvent(realm, { type: 'stream', op: 'create', streams: [streamDict(realm, channel)] }, audience(realm, channel));
     sendPeerEvent(realm, 'peer_add', channel, newly);
   }
   for (const [id, channels] of added) sendEvent(realm, { type: 'subscription', op: 'add', subscriptions: channels.map((channel) => subscriptionDict(realm, channel)) }, [id]);
@@ -218,7 +216,7 @@ export function unsubscribe({ realm, user, params }: Request) {
 export function archiveChannel({ realm, user, path }: Request) {
   if (!realm.isAdministrator(user)) throw new JsonError('Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
   const channel = realm.channels.get(pathId(path.stream_id!) as ChannelId);
-  if (!channel || channel.isArchived) throw new JsonError(`Invalid channel ID`);
+  if (!channel || channel.isArchived) throw new JsonError('Invalid channel ID');
   const saw = audience(realm, channel);
   for (const subscriber of [...channel.subscribers]) doUnsubscribe(realm, realm.users.get(subscriber)!, channel);
   channel.isArchived = true;

@@ -172,6 +172,10 @@ function unreadMessages(realm: Realm, user: User): Record<string, unknown> {
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
   const pms = new Map<number, { other_user_id: number; sender_id: number; unread_message_ids: number[] }>();
   const huddles = new Map<string, { user_ids_string: string; unread_message_ids: number[] }>();
+  const entry = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
+    if (!map.has(key)) map.set(key, make());
+    return map.get(key)!;
+  };
   const mentions: number[] = [];
   let count = 0;
   for (const message of realm.messages.values()) {
@@ -180,17 +184,14 @@ function unreadMessages(realm: Realm, user: User): Record<string, unknown> {
     const { recipient } = message;
     if (recipient.type === 'stream') {
       if (!realm.channels.get(recipient.channelId)?.subscribers.has(user.id)) continue;
-      const key = `${recipient.channelId}\0${recipient.topic}`;
-      if (!streams.has(key)) streams.set(key, { stream_id: recipient.channelId, topic: recipient.topic, unread_message_ids: [] });
-      streams.get(key)!.unread_message_ids.push(message.id);
+      const { channelId: stream_id, topic } = recipient;
+      entry(streams, `${stream_id}\0${topic}`, () => ({ stream_id, topic, unread_message_ids: [] })).unread_message_ids.push(message.id);
     } else if (recipient.userIds.length <= 2) {
       const other = recipient.userIds.find((id) => id !== user.id) ?? user.id;
-      if (!pms.has(other)) pms.set(other, { other_user_id: other, sender_id: other, unread_message_ids: [] });
-      pms.get(other)!.unread_message_ids.push(message.id);
+      entry(pms, other, () => ({ other_user_id: other, sender_id: other, unread_message_ids: [] })).unread_message_ids.push(message.id);
     } else {
       const key = [...recipient.userIds].sort((a, b) => a - b).join(',');
-      if (!huddles.has(key)) huddles.set(key, { user_ids_string: key, unread_message_ids: [] });
-      huddles.get(key)!.unread_message_ids.push(message.id);
+      entry(huddles, key, () => ({ user_ids_string: key, unread_message_ids: [] })).unread_message_ids.push(message.id);
     }
     if ((bits & (FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned)) !== 0) mentions.push(message.id);
     count++;

@@ -166,8 +166,8 @@ async function main() {
     for (let round = 0; round < ROUNDS; round++) {
       const bareRate = await rate(bare.url, request);
       const referenceRate = await rate(reference.url, request);
-      const busboyRate = multipart ? (await rate(bareBusboy.url, request)).perSecond / bareRate.perSecond : undefined;
-      rounds.push({ bare: bareRate.perSecond, reference: referenceRate.perSecond, failed: referenceRate.failed, busboy: busboyRate });
+      const busboyRatio = multipart ? (await rate(bareBusboy.url, request)).perSecond / bareRate.perSecond : undefined;
+      rounds.push({ bare: bareRate.perSecond, reference: referenceRate.perSecond, failed: referenceRate.failed, busboy: busboyRatio });
     }
     const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     results.push({
