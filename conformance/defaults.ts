@@ -307,7 +307,7 @@ class UpdateCommand implements fc.AsyncCommand<DefaultsModel, Context> {
 const decisionChecks: Check[] = [
   check('defaults.error-texts', async (context) => {
     await originalDefaults(context);
-    refusedExactly(await update(context, { color_scheme: 7 }), 'color_scheme=7', 'Invalid color_scheme: Value error, Not in the list of possible values');
+    refusedExactly(await update(context, { color_scheme: 7 }), 'color_scheme=7', ['Invalid color_scheme: Value error, Not in the list of possible values', 'Invalid color_scheme']);
     refusedExactly(await update(context, { emojiset: 'nope' }), 'emojiset=nope', 'Invalid emojiset');
     refusedExactly(await update(context, { color_scheme: 'true' }), 'color_scheme=true', 'color_scheme is not an integer');
     refusedExactly(await update(context, { enter_sends: '1' }), 'enter_sends=1', 'enter_sends is not a boolean');

@@ -104,8 +104,8 @@ async function removeDrafts(context: Context, ids: readonly number[], as: Role =
   }
 }
 
-async function ourDraftIds(context: Context): Promise<Set<number>> {
-  return new Set((await ourDrafts(context)).map((draft) => draft.id));
+async function ourDraftIds(context: Context, as: Role = 'member'): Promise<Set<number>> {
+  return new Set((await ourDrafts(context, as)).map((draft) => draft.id));
 }
 
 /** The position tag `tagged` puts into content, or null. */
@@ -119,17 +119,17 @@ function positionOf(context: Context, draft: StoredDraft): number | null {
  * not there before, found by the position tag in their content (or, for a single draft, the
  * one new draft), so that one wrong answer does not hide another.
  */
-async function createAndRead(context: Context, drafts: DraftInput[]) {
-  const before = await ourDraftIds(context);
-  const response = await context.call('member', 'POST', '/drafts', { drafts });
+async function createAndRead(context: Context, drafts: DraftInput[], as: Role = 'member') {
+  const before = await ourDraftIds(context, as);
+  const response = await context.call(as, 'POST', '/drafts', { drafts });
   const body = succeeded(response, 'POST /drafts');
   const ids: unknown = body.ids;
-  const created = (await ourDrafts(context)).filter((draft) => !before.has(draft.id));
+  const created = (await ourDrafts(context, as)).filter((draft) => !before.has(draft.id));
   const cleanupIds = created.map((draft) => draft.id);
   try {
     expect(Array.isArray(ids) && ids.every((id) => Number.isInteger(id)), `POST /drafts: ids is not a list of integers: ${JSON.stringify(ids)}`);
   } catch (error) {
-    await removeDrafts(context, cleanupIds);
+    await removeDrafts(context, cleanupIds, as);
     throw error;
   }
   const at = (index: number): StoredDraft | undefined =>
@@ -169,26 +169,44 @@ function readBackDifferences(sent: DraftInput, stored: StoredDraft | undefined):
 }
 
 /** The drafts synchronization setting, switched for the check and put back at the end. */
-async function withSynchronizationSetting(context: Context) {
-  const registered = await fetchState(context, 'member', ['user_settings']);
+async function withSynchronizationSetting(context: Context, as: Role) {
+  const registered = await fetchState(context, as, ['user_settings']);
   const original = registered.user_settings?.enable_drafts_synchronization;
   expect(typeof original === 'boolean', `POST /register: user_settings.enable_drafts_synchronization is not a boolean: ${JSON.stringify(registered.user_settings)}`);
   let restored = false;
   const set = async (value: boolean) => {
-    succeeded(await context.call('member', 'PATCH', '/settings', { enable_drafts_synchronization: value }), `PATCH /settings enable_drafts_synchronization=${value}`);
+    succeeded(await context.call(as, 'PATCH', '/settings', { enable_drafts_synchronization: value }), `PATCH /settings enable_drafts_synchronization=${value}`);
     restored = value === original;
-    if (!restored) context.cleanup.atEnd(`restore enable_drafts_synchronization=${original}`, () => context.call('member', 'PATCH', '/settings', { enable_drafts_synchronization: original }));
+    if (!restored) context.cleanup.atEnd(`restore ${as}'s enable_drafts_synchronization=${original}`, () => context.call(as, 'PATCH', '/settings', { enable_drafts_synchronization: original }));
   };
-  return { original, set, isRestored: () => restored };
+  return { as, original, set, isRestored: () => restored };
 }
 
-/** Switching synchronization off deletes every draft; refuse to do that to drafts the run did not make. */
-async function refuseToDeleteForeignDrafts(context: Context) {
-  const body = succeeded(await context.call('member', 'GET', '/drafts'), 'GET /drafts');
-  const foreign = (body.drafts as StoredDraft[]).filter((draft) => !String(draft.content).includes(context.prefix));
-  if (foreign.length > 0) {
-    throw new Skip(`'member' has ${foreign.length} draft(s) this run did not create; switching synchronization off would delete them`);
-  }
+/**
+ * A user of the profile whose drafts the server may delete: one with no drafts this run did not
+ * make (switching synchronization off deletes every draft). The first of member, other, admin.
+ */
+function synchronizationUser(context: Context): Promise<Role> {
+  return context.memo('drafts-sync-user', async () => {
+    const foreign: string[] = [];
+    for (const role of ['member', 'other', 'admin'] as const) {
+      const body = succeeded(await context.call(role, 'GET', '/drafts'), `GET /drafts as ${role}`);
+      expect(Array.isArray(body.drafts), `GET /drafts: no drafts list: ${JSON.stringify(body).slice(0, 300)}`);
+      const count = (body.drafts as StoredDraft[]).filter((draft) => !String(draft?.content).includes(context.prefix)).length;
+      if (count === 0) return role;
+      foreign.push(`${role} has ${count}`);
+    }
+    throw new Skip(`every user of the profile has drafts this run did not create (${foreign.join(', ')}); switching synchronization off would delete them`);
+  });
+}
+
+/** A batch any user may draft: unaddressed, or to users of the profile. */
+function synchronizationBatch(context: Context): fc.Arbitrary<DraftInput[]> {
+  const ids = Object.values(context.probe.users).map((user) => user.id);
+  const draft = fc.record({
+    type: fc.constantFrom('', 'private'), to: fc.subarray(ids, { minLength: 1 }), content: text(60),
+  }).map(({ type, to, content }): DraftInput => ({ type, to: type === '' ? [] : to, topic: '', content }));
+  return fc.array(draft, { minLength: 1, maxLength: 3 }).map((drafts) => tagged(context, drafts));
 }
 
 // ---- Checks of what the spec states ---------------------------------------------------------
@@ -331,14 +349,13 @@ const mustChecks: Check[] = [
     }, Math.min(context.options.runs, 10));
   }, ['channel']),
 
-  check('drafts.sync-off-deletes-drafts', (context) => switchingSynchronization(context, deletesDraftsProperty), ['channel']),
-  check('drafts.sync-off-sends-no-event', (context) => switchingSynchronization(context, sendsNoEventProperty), ['channel', 'events']),
+  check('drafts.sync-off-deletes-drafts', (context) => switchingSynchronization(context, deletesDraftsProperty)),
+  check('drafts.sync-off-sends-no-event', (context) => switchingSynchronization(context, sendsNoEventProperty), ['events']),
 ];
 
-/** Runs a property that switches synchronization, only over the run's own drafts, and puts the setting back. */
+/** Runs a property that switches synchronization, for a user with only the run's drafts, and puts the setting back. */
 async function switchingSynchronization(context: Context, property: (context: Context, setting: Setting) => Promise<void>) {
-  await refuseToDeleteForeignDrafts(context);
-  const setting = await withSynchronizationSetting(context);
+  const setting = await withSynchronizationSetting(context, await synchronizationUser(context));
   try {
     await property(context, setting);
   } finally {
@@ -349,79 +366,86 @@ async function switchingSynchronization(context: Context, property: (context: Co
 type Setting = Awaited<ReturnType<typeof withSynchronizationSetting>>;
 
 function deletesDraftsProperty(context: Context, setting: Setting) {
-  return context.property(validBatch(context, 3), async (drafts) => {
+  const { as } = setting;
+  return context.property(synchronizationBatch(context), async (drafts) => {
       await setting.set(true);
-      const { createdIds } = await createAndRead(context, drafts);
+      const { createdIds } = await createAndRead(context, drafts, as);
       await setting.set(false);
       await setting.set(true);
-      const left = succeeded(await context.call('member', 'GET', '/drafts'), 'GET /drafts').drafts as StoredDraft[];
-      if (left.length > 0) await removeDrafts(context, left.map((draft) => draft.id));
-      expect(left.length === 0, `after switching synchronization off and on, ${left.length} of the ${createdIds.length} drafts are still on the server`);
+      const left = await ourDrafts(context, as);
+      if (left.length > 0) await removeDrafts(context, left.map((draft) => draft.id), as);
+      expect(left.length === 0, `after switching ${as}'s synchronization off and on, ${left.length} of the ${createdIds.length} drafts are still on the server`);
     }, Math.min(context.options.runs, 10));
 }
 
 function sendsNoEventProperty(context: Context, setting: Setting) {
-  return context.property(validBatch(context, 3), async (drafts) => {
+  const { as } = setting;
+  return context.property(synchronizationBatch(context), async (drafts) => {
     await setting.set(true);
     let createdIds: number[] = [];
     let queue: Queue | null = null;
     try {
-      createdIds = (await createAndRead(context, drafts)).createdIds;
+      createdIds = (await createAndRead(context, drafts, as)).createdIds;
       // Registered after the drafts are made, so that their own events are not in it; it takes
       // every event, since event names are not shown.
-      queue = await registerQueue(context, 'member', null);
+      queue = await registerQueue(context, as, null);
       await setting.set(false);
       await setting.set(true);
       // Zulip's settings events of switching off and back on delimit what to look at; a server
       // that sends none is watched for the whole wait.
       const switched = (value: boolean) => (event: any) => event.type === 'user_settings' && event.property === 'enable_drafts_synchronization' && event.value === value;
-      const events = await pollEvents(context, 'member', queue, (seen) => seen.some(switched(true)));
+      const events = await pollEvents(context, as, queue, (seen) => seen.some(switched(true)));
       const off = events.findIndex(switched(false));
       const on = events.findIndex(switched(true));
       const window = off >= 0 ? events.slice(off, on >= 0 ? on : undefined) : events;
       const about = aboutDrafts(context, createdIds);
       const draftEvents = window.filter((event) => !/settings/.test(String(event.type)) && about(event));
-      expect(draftEvents.length === 0, `switching synchronization off sent events about the drafts: ${JSON.stringify(draftEvents)}`);
+      expect(draftEvents.length === 0, `switching ${as}'s synchronization off sent events about the drafts: ${JSON.stringify(draftEvents)}`);
     } finally {
-      await removeDrafts(context, createdIds);
+      await removeDrafts(context, createdIds, as);
       await queue?.remove();
     }
   }, Math.min(context.options.runs, 5));
 }
 
 /**
- * Whether an event speaks of drafts: by the name of its type, or by the run's prefix or one of
- * the drafts' IDs in its payload (a queue's own event ID left out).
+ * Whether an event speaks of drafts: by the name of its type, by the run's prefix, or by one of
+ * the drafts' IDs as the value of a draft's ID field (`draft_id`, `draft_ids`, or `id`/`ids`
+ * inside the payload). A number elsewhere (a user's, a time, the queue's event ID) is not a draft.
  */
-function aboutDrafts(context: Context, ids: readonly number[]) {
-  return (event: any): boolean => {
-    if (/draft/i.test(String(event.type))) return true;
-    const { id: _queueEventId, ...payload } = event;
-    const text = JSON.stringify(payload);
-    return text.includes(context.prefix) || ids.some((id) => new RegExp(`(?<![0-9])${id}(?![0-9])`).test(text));
+export function aboutDrafts(context: Context, ids: readonly number[]) {
+  const isDraftId = (value: unknown) => typeof value === 'number' && ids.includes(value);
+  const mentions = (value: unknown, nested: boolean): boolean => {
+    if (Array.isArray(value)) return value.some((item) => mentions(item, nested));
+    if (value === null || typeof value !== 'object') return false;
+    return Object.entries(value).some(([key, item]) => {
+      const idField = /draft/i.test(key) || (nested && /^ids?$/.test(key));
+      return (idField && (isDraftId(item) || (Array.isArray(item) && item.some(isDraftId)))) || mentions(item, true);
+    });
   };
+  return (event: any): boolean => /draft/i.test(String(event.type)) || JSON.stringify(event).includes(context.prefix) || mentions(event, false);
 }
 
 // ---- Checks of the decisions (Zulip's behaviour) ------------------------------------------
 
 const decisionChecks: Check[] = [
   check('drafts.sync-off-endpoints-refuse', async (context) => {
-    await refuseToDeleteForeignDrafts(context);
-    const setting = await withSynchronizationSetting(context);
+    const as = await synchronizationUser(context);
+    const setting = await withSynchronizationSetting(context, as);
     await setting.set(true);
     const [draft] = tagged(context, [{ type: '', to: [], topic: '', content: 'kept' }]);
-    const { createdIds } = await createAndRead(context, [draft!]);
+    const { createdIds } = await createAndRead(context, [draft!], as);
     try {
       await setting.set(false);
       const message = 'User has disabled synchronizing drafts.';
-      refusedExactly(await context.call('member', 'GET', '/drafts'), 'GET /drafts while off', message);
-      refusedExactly(await context.call('member', 'POST', '/drafts', { drafts: [draft] }), 'POST /drafts while off', message);
-      refusedExactly(await context.call('member', 'PATCH', `/drafts/${createdIds[0]}`, { draft }), 'PATCH /drafts/{id} while off', message);
-      refusedExactly(await context.call('member', 'DELETE', `/drafts/${createdIds[0]}`), 'DELETE /drafts/{id} while off', message);
+      refusedExactly(await context.call(as, 'GET', '/drafts'), 'GET /drafts while off', message);
+      refusedExactly(await context.call(as, 'POST', '/drafts', { drafts: [draft] }), 'POST /drafts while off', message);
+      refusedExactly(await context.call(as, 'PATCH', `/drafts/${createdIds[0]}`, { draft }), 'PATCH /drafts/{id} while off', message);
+      refusedExactly(await context.call(as, 'DELETE', `/drafts/${createdIds[0]}`), 'DELETE /drafts/{id} while off', message);
     } finally {
       await setting.set(setting.original);
     }
-  }, ['channel']),
+  }),
 
   check('drafts.error-texts', async (context) => {
     const [channel] = context.probe.memberChannels;

@@ -16,6 +16,8 @@ export interface Probe {
   readonly featureLevel: number;
   readonly zulipVersion: string;
   readonly users: Readonly<Record<Role, ProbedUser>>;
+  /** The IDs of every user of the organization the member can see, from /register. */
+  readonly userIds: readonly number[];
   readonly maxMessageLength: number;
   readonly maxTopicLength: number;
   readonly emptyTopicDisplayName: string;
@@ -40,13 +42,16 @@ async function unreachable<T>(what: string, run: () => Promise<T>): Promise<T> {
 
 export async function probeTarget(client: Client, options: { readonly createUsers: boolean; readonly emojiLimitMib?: number }): Promise<Probe> {
   const settings = await unreachable('GET /server_settings', () => client.call(null, 'GET', '/server_settings'));
-  if (settings.body?.result !== 'success' || typeof settings.body.zulip_version !== 'string') {
+  // What is needed to run, not the envelope: a server whose answers lack `result` is still
+  // checked, and fails general.envelope.
+  const succeededEnough = (response: { status: number; body: any }) => response.status >= 200 && response.status < 300 && response.body !== null && typeof response.body === 'object' && response.body.result !== 'error';
+  if (!succeededEnough(settings) || typeof settings.body.zulip_version !== 'string') {
     throw new ProbeFailure(`not a Zulip-compatible server: GET /server_settings answered ${settings.status} ${settings.text.slice(0, 200)}`);
   }
   const users = {} as Record<Role, ProbedUser>;
   for (const role of ROLES) {
     const me = await unreachable('GET /users/me', () => client.call(role, 'GET', '/users/me'));
-    if (me.status === 401 || me.body?.result !== 'success') {
+    if (!succeededEnough(me) || !Number.isInteger(me.body.user_id)) {
       throw new ProbeFailure(`the credentials of '${role}' were refused: ${me.status} ${me.body?.msg ?? me.text.slice(0, 200)}`);
     }
     users[role] = { id: me.body.user_id, email: me.body.email, fullName: me.body.full_name };
@@ -59,7 +64,7 @@ export async function probeTarget(client: Client, options: { readonly createUser
   );
   const missing: Partial<Record<Capability, string>> = {};
   const state = registered.body ?? {};
-  if (state.result !== 'success') throw new ProbeFailure(`POST /register failed: ${registered.status} ${registered.text.slice(0, 200)}`);
+  if (!succeededEnough(registered)) throw new ProbeFailure(`POST /register failed: ${registered.status} ${registered.text.slice(0, 200)}`);
   await client.call('member', 'DELETE', '/events', { queue_id: state.queue_id }).catch(() => undefined);
   if (typeof state.max_message_length !== 'number' || typeof state.max_topic_length !== 'number') {
     throw new ProbeFailure('POST /register carries no max_message_length or max_topic_length');
@@ -70,8 +75,8 @@ export async function probeTarget(client: Client, options: { readonly createUser
   else if (settings.body.reference_api_keys !== true) missing['create-users'] = 'the target offers no way to act as a user the run creates (server_settings.reference_api_keys)';
 
   const subscriptions = await unreachable('GET /users/me/subscriptions', () => client.call('member', 'GET', '/users/me/subscriptions'));
-  const memberChannels = subscriptions.body?.result === 'success'
-    ? (subscriptions.body.subscriptions as Array<{ stream_id: number; name: string }>).map((sub) => ({ id: sub.stream_id, name: sub.name }))
+  const memberChannels = succeededEnough(subscriptions) && Array.isArray(subscriptions.body.subscriptions)
+    ? (subscriptions.body.subscriptions as Array<{ stream_id: number; name: string }>).filter((sub) => Number.isInteger(sub?.stream_id)).map((sub) => ({ id: sub.stream_id, name: sub.name }))
     : [];
   if (memberChannels.length === 0) missing.channel = `'member' is subscribed to no channel (GET /users/me/subscriptions: ${subscriptions.status})`;
 
@@ -79,6 +84,7 @@ export async function probeTarget(client: Client, options: { readonly createUser
     featureLevel: level,
     zulipVersion: settings.body.zulip_version,
     users,
+    userIds: Array.isArray(state.realm_users) ? state.realm_users.map((user: any) => user?.user_id).filter(Number.isInteger) : Object.values(users).map((user) => user.id),
     maxMessageLength: state.max_message_length,
     maxTopicLength: state.max_topic_length,
     // Servers below feature level 334 have no empty topics, and no display name for them.

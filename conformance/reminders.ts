@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Role } from './client.js';
 import { check, expect, refusedExactly, succeeded, type Check, type Context } from './harness.js';
 import { text } from './generators.js';
-import { advanceClock, createChannel, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
+import { advanceClock, createChannel, linksToMessage, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
 
 const DAY = 86_400;
 
@@ -59,11 +59,10 @@ const mustChecks: Check[] = [
       const now = await advanceClock(context, 0);
       succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: now + 60, ...note }), 'POST /reminders');
       await advanceClock(context, 120);
-      // The delivered reminder comes from a bot, none of the profile's users, and links the
-      // message: a URL in it holds the message's ID on its own (not a time, not the run's prefix).
+      // The delivered reminder comes from a bot, none of the profile's users, after the message,
+      // and links the message: the message's ID is a whole segment of a link's path or fragment.
       const profile = [users.member.id, users.other.id, users.admin.id];
-      const link = new RegExp(`https?://[^\\s)>\\]]*(?<![0-9A-Za-z])${messageId}(?![0-9A-Za-z])`);
-      const links = (message: any) => !profile.includes(message.sender_id) && link.test(String(message.content));
+      const links = (message: any) => !profile.includes(message.sender_id) && message.id > messageId && linksToMessage(String(message.content), messageId);
       const delivered = (await recentMessages(context, 'member')).filter(links);
       expect(delivered.length === 1, `${delivered.length} messages from a bot linking message ${messageId} reached member after the reminder's time: ${JSON.stringify(delivered.map((m) => m.content))}`);
       const [reminder] = delivered;
@@ -115,8 +114,8 @@ const decisionChecks: Check[] = [
     // The worker is down past ten minutes: Zulip still delivers a reminder.
     await advanceClock(context, 60 + 11 * 60, false);
     await advanceClock(context, 0);
-    const [reminder] = (await recentMessages(context, 'member')).filter((message) => String(message.content).includes(`/near/${messageId}`));
-    expect(reminder, `no reminder linking /near/${messageId} arrived, eleven minutes late`);
+    const [reminder] = (await recentMessages(context, 'member')).filter((message) => linksToMessage(String(message.content), messageId));
+    expect(reminder, `no reminder linking message ${messageId} arrived, eleven minutes late`);
     expect(reminder.sender_full_name === 'Notification Bot' && String(reminder.content).startsWith('You requested a reminder for the following message.'), `the reminder is ${JSON.stringify({ sender: reminder.sender_full_name, content: reminder.content })}`);
   }, ['reference-clock']),
 

@@ -251,7 +251,7 @@ export const RULES = [
   },
   {
     id: 'scheduled.to-matches-type', section: 'Resources: Scheduled message; Endpoints 2. Edit a scheduled message', severity: 'must', since: 184,
-    title: '`to` is a channel ID for a channel message and a list of user IDs for a direct one (the new type, or else the existing one): `to` of the other shape is refused and changes nothing.',
+    title: '`to` is a channel ID for a channel message and a list of user IDs for a direct one (the new type, or else the existing one): a list of two or more IDs for a channel message, or a bare channel ID that is no user\'s for a direct one, is refused and changes nothing.',
   },
   {
     id: 'scheduled.topic-required-on-change-to-channel', section: 'Endpoints 2. Edit a scheduled message', severity: 'must', since: 184,
@@ -323,7 +323,7 @@ export const RULES = [
   },
   {
     id: 'scheduled.error-texts', section: 'Errors (not shown)', severity: 'decision', since: 184,
-    title: 'Edit errors come in Zulip\'s order with its texts: "Nothing to change", "Recipient required when updating type of scheduled message.", "Topic required when updating scheduled message type to channel.", "Scheduled delivery time must be in the future.", "Scheduled message does not exist" (404, also for another user\'s message), "Channel with ID \'N\' does not exist", "Invalid user ID N". Type given without to, or channel type without topic, is refused even when the type does not change.',
+    title: 'Edit errors come in Zulip\'s order with its texts: "Nothing to change", "Recipient required when updating type of scheduled message.", "Topic required when updating scheduled message type to channel.", "Scheduled delivery time must be in the future.", "Scheduled message does not exist" (404, also for another user\'s message), "Channel with ID \'N\' does not exist", "Invalid user ID N". Type given without to, or channel type without topic, is refused even when the type does not change. A list of one channel ID for a channel message is refused ("Invalid data type for channel ID").',
     why: 'Texts, statuses and the order of checks are not shown; Zulip\'s are used, and Zulip requires to and topic whenever type is given.',
     alternate: "Its own texts and statuses (422; 400 for a missing message, 403 for another user's); the message is looked up first; an edit that gives nothing, or gives the current type without `to` or topic, is accepted and changes nothing.",
   },
@@ -463,9 +463,13 @@ export const RULES = [
     title: 'Random sequences of creates (in and out of the summary, of every type) and deletes agree with a model of the number of summary fields: a summary field is created exactly when fewer than two exist and its type allows it.',
   },
   {
+    id: 'fields.name-optional', section: 'Endpoints 4. Create a custom profile field', severity: 'must', since: 1,
+    title: 'name is not required: a create without it (and otherwise valid) succeeds with an id, and the field is listed.',
+  },
+  {
     id: 'fields.name-rules', section: 'Resources: Custom profile field (not shown)', severity: 'decision', since: 1,
-    title: 'The name is stripped and required ("Label cannot be blank."), at most 40 characters, the hint at most 80 ("name is too long (limit: 40 characters)"), and names are unique ("A field with that label already exists.").',
-    why: 'The spec lists name and hint as optional strings; what an absent or empty name does, limits and uniqueness are not shown. Zulip\'s rules are used.',
+    title: 'A given name is stripped and must not be blank ("Label cannot be blank."), at most 40 characters, the hint at most 80 ("name is too long (limit: 40 characters)"), and names are unique ("A field with that label already exists.").',
+    why: 'The spec lists name and hint as optional strings; what an empty name does, limits and uniqueness are not shown. Zulip\'s rules are used for a given name (Zulip also refuses an absent one, against the spec: see fields.name-optional).',
     alternate: 'An absent or empty name is accepted and stored empty; names are kept as sent, may repeat, and are refused past 60 characters (hints past 120).',
   },
   {
@@ -721,7 +725,7 @@ export const READINGS: readonly Reading[] = [
     readings: ['a channel message takes an integer; a list, even of one channel ID, is the wrong shape', 'a one-element list may stand for its element, as Zulip\'s POST /messages allows'],
     zulip: 'refuses a list for a channel message in the scheduled-message endpoints',
     alternate: 'refuses it',
-    suite: 'the first reading: a list of user IDs or of one channel ID is refused for a channel message',
+    suite: 'neither reading in must checks: they send lists of two or more IDs for a channel message, and for a direct one a channel ID that is no user\'s; the refusal of a list of one channel ID is Zulip\'s choice, checked in scheduled.error-texts',
   },
   {
     topic: 'The unit of max_message_length and max_topic_length',
@@ -928,7 +932,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Endpoints 3. Delete a scheduled message', says: 'DELETE cancels sending; a missing ID is an error.', rules: ['scheduled.delete-removes', 'scheduled.delete-missing-error'] },
   { section: 'Endpoints 4. Create a custom profile field', says: 'Organization administrators only; field_type required; success returns id.', rules: ['general.admin-only', 'fields.field-type-required', 'fields.create-returns-id'] },
   { section: 'Endpoints 4. Create a custom profile field', says: 'At most 2 summary fields; Long text and Person picker fields not in the summary.', rules: ['fields.summary-limit', 'fields.summary-types', 'fields.summary-count-follows-model'] },
-  { section: 'Endpoints 4. Create a custom profile field', says: 'name and hint are optional strings.', rules: ['fields.name-rules'] },
+  { section: 'Endpoints 4. Create a custom profile field', says: 'name and hint are optional strings.', rules: ['fields.name-optional', 'fields.name-rules'] },
   { section: 'Endpoints 5. Create drafts', says: 'drafts is optional; ids lists the created drafts in order.', rules: ['drafts.drafts-parameter-optional', 'drafts.create-returns-ids-in-order', 'drafts.created-drafts-read-back'] },
   { section: 'Endpoints 5. Create drafts', says: 'Drafts are synchronized to the user\'s other clients by drafts events.', rules: ['drafts.event-to-other-clients'] },
   { section: 'Endpoints 6. Update personal message flags', says: 'messages, op and flag are required; op is add or remove; flag is from the table.', rules: ['flags.required-parameters', 'flags.op-add-or-remove', 'flags.only-changeable-flags'] },

@@ -40,7 +40,7 @@ export async function sweep(client: Client, cleanup: Cleanup, named: (text: stri
       if (!listed.deactivated && named(listed.name.toLowerCase())) await remove(`custom emoji ${listed.name}`, 'admin', `/realm/emoji/${encodeURIComponent(listed.name)}`);
     }
     for (const field of await listed(client, 'admin', '/realm/profile_fields', 'custom_fields')) {
-      if (named(String(field.name))) await remove(`profile field ${field.id} (${field.name})`, 'admin', `/realm/profile_fields/${field.id}`);
+      if (named(String(field.name)) || named(String(field.hint))) await remove(`profile field ${field.id} (${field.name || field.hint})`, 'admin', `/realm/profile_fields/${field.id}`);
     }
     const channels = new Map<number, string>();
     for (const as of ROLES) {

@@ -44,7 +44,9 @@ export interface Queue {
 
 /** A new event queue of the user for these event types; null: every event (names the spec does not fix). */
 export async function registerQueue(context: Context, as: Role, eventTypes: string[] | null, capabilities?: Record<string, boolean>): Promise<Queue> {
-  const body = succeeded(await context.call(as, 'POST', '/register', { event_types: eventTypes ?? undefined, fetch_event_types: [], client_capabilities: capabilities }), 'POST /register');
+  // Zulip 8 requires notification_settings_null in any client_capabilities object; false is its default.
+  const client_capabilities = capabilities && { notification_settings_null: false, ...capabilities };
+  const body = succeeded(await context.call(as, 'POST', '/register', { event_types: eventTypes ?? undefined, fetch_event_types: [], client_capabilities }), 'POST /register');
   const queue: Queue = {
     id: body.queue_id,
     lastEventId: body.last_event_id ?? -1,
@@ -99,6 +101,25 @@ export async function readConversation(context: Context, as: Role, where: Conver
 /** The user's newest messages, oldest first. */
 export function recentMessages(context: Context, as: Role, count = 50): Promise<any[]> {
   return readMessages(context, as, { anchor: 'newest', num_before: count, num_after: 0, apply_markdown: false });
+}
+
+/**
+ * Whether a message's text links the message with this ID: a link in it (Markdown, HTML or a
+ * bare URL) whose path, query or fragment has the ID as a whole segment. The link's host and
+ * port are never looked at, and a segment such as `12-name` or `5,6` is not the ID 12 or 5.
+ */
+export function linksToMessage(text: string, messageId: number): boolean {
+  const targets = [...text.matchAll(/\]\(([^)\s]+)\)|href="([^"]+)"|(https?:\/\/[^\s)<>\]"]+)|(#narrow\/[^\s)<>\]"]+)/g)]
+    .map((match) => match[1] ?? match[2] ?? match[3] ?? match[4]!);
+  return targets.some((target) => {
+    let url: URL;
+    try {
+      url = new URL(target, 'http://host.invalid/');
+    } catch {
+      return false;
+    }
+    return `${url.pathname}${url.search}${url.hash}`.split(/[/?#&=]/).includes(String(messageId));
+  });
 }
 
 async function readMessages(context: Context, as: Role, params: Parameters<Context['call']>[3]): Promise<any[]> {

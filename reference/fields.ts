@@ -73,15 +73,20 @@ function checkFieldData(realm: Realm, type: ProfileFieldType, data: Record<strin
   return lenient ? data : '';
 }
 
-/** fields.name-rules: Zulip strips the name, requires it, bounds name and hint, and keeps names unique. */
-function checkNameAndHint(realm: Realm, given: string, hint: string): string {
+/**
+ * fields.name-optional: the spec's table does not require `name`; a field created without one
+ * has the empty name. fields.name-rules: Zulip strips a given name, refuses a blank one, bounds
+ * name and hint, and keeps names unique.
+ */
+function checkNameAndHint(realm: Realm, given: string | undefined, hint: string): string {
+  if (given === undefined && realm.fault('fields.name-optional')) throw new JsonError('Label cannot be blank.');
   if (realm.alternate('fields.name-rules')) {
-    if (characterLength(given) > 60) throw new JsonError('name is longer than 60 characters');
+    if (characterLength(given ?? '') > 60) throw new JsonError('name is longer than 60 characters');
     if (characterLength(hint) > 120) throw new JsonError('hint is longer than 120 characters');
-    return given;
+    return given ?? '';
   }
-  const name = given.trim();
-  if (name === '') throw new JsonError('Label cannot be blank.');
+  const name = (given ?? '').trim();
+  if (name === '' && given !== undefined) throw new JsonError('Label cannot be blank.');
   if (characterLength(hint) > 80) throw new JsonError('hint is too long (limit: 80 characters)');
   if (characterLength(name) > 40) throw new JsonError('name is too long (limit: 40 characters)');
   return name;
@@ -152,7 +157,7 @@ function deletedSummaryFields(realm: Realm): number {
 export function createProfileField({ realm, user, params }: Request) {
   checkAdministrator(realm, user, true);
   const level = realm.featureLevel;
-  const givenName = params.string('name') ?? '';
+  const givenName = params.string('name');
   const hint = params.string('hint') ?? '';
   let typeNumber = params.int('field_type');
   if (typeNumber === undefined) {

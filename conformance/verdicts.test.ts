@@ -1,0 +1,152 @@
+// Verdicts a CI can trust: each false failure and false pass found in the suite, as a test that
+// fails without its fix. Servers no one here wrote are made from the reference, by a proxy that
+// changes what passes, or by a seeded fault.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { targetProfile } from '../reference/fixture.js';
+import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.js';
+import { aboutDrafts } from './drafts.js';
+import { sameName } from './emoji.js';
+import type { Report } from './report.js';
+import { runSuite } from './suite.js';
+import { proxy, type Proxy } from './test-helpers.js';
+import { linksToMessage } from './world.js';
+
+/** The suite against the reference, or against a proxy in front of it. */
+async function check(reference: RunningReference, only: string, options: { via?: Proxy; seed?: number; runs?: number; decisions?: boolean } = {}): Promise<Report> {
+  const profile = targetProfile(reference.fixture, reference.url);
+  return runSuite({
+    target: options.via?.url ?? reference.url, credentials: profile.users, embedded: true, seed: options.seed ?? 11, runs: options.runs ?? 10, only,
+    replayPath: null, decisions: options.decisions ?? false, rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
+  });
+}
+
+const statusOf = (report: Report, id: string) => report.rules.find((rule) => rule.id === id);
+
+async function withReference<T>(options: ReferenceOptions, run: (reference: RunningReference) => Promise<T>): Promise<T> {
+  const reference = await startReference({ port: 0, ...options });
+  try {
+    return await run(reference);
+  } finally {
+    await reference.close();
+  }
+}
+
+// ---- False failures -------------------------------------------------------------------------
+
+test('a message is linked by its ID as a whole segment of a link, never by a host, a port or a slug', () => {
+  const zulip = 'You requested a reminder.\n\n@_**Other|5** [said](http://127.0.0.1:40127/#narrow/channel/12-reminders/topic/x/near/130) in #**reminders>x**:';
+  assert.ok(linksToMessage(zulip, 130));
+  assert.not.ok(linksToMessage(zulip, 127), 'the host 127.0.0.1 is not message 127');
+  assert.not.ok(linksToMessage(zulip, 40127), 'the port is not a message');
+  assert.not.ok(linksToMessage(zulip, 12), 'the channel slug 12-reminders is not message 12');
+  assert.not.ok(linksToMessage('Reminder: message 130 at 127.0.0.1', 130), 'an ID outside a link is not a link');
+  assert.ok(linksToMessage('<a href="/#narrow/dm/5,6-group/near/127">said</a>', 127));
+  assert.not.ok(linksToMessage('<a href="/#narrow/dm/5,6-group/near/127">said</a>', 5), 'a user of the conversation is not the message');
+  assert.ok(linksToMessage('see https://chat.example.com/messages/127?x=1', 127));
+});
+
+test('an event about drafts is told by a draft ID field, not by any number equal to a draft ID', () => {
+  const about = aboutDrafts({ prefix: 'tcc00000000' } as never, [12]);
+  assert.ok(about({ id: 3, type: 'drafts', op: 'remove', draft_id: 12 }));
+  assert.ok(about({ id: 3, type: 'sync', op: 'gone', items: [{ id: 12 }] }));
+  assert.ok(about({ id: 3, type: 'sync', op: 'gone', draft_ids: [4, 12] }));
+  assert.not.ok(about({ id: 12, type: 'realm_user', op: 'update', person: { user_id: 12, timezone: 'UTC+12' } }), 'a user ID is not a draft ID');
+  assert.not.ok(about({ id: 12, type: 'user_settings', op: 'update', property: 'enable_drafts_synchronization', value: false }));
+});
+
+test('emoji names are compared as the spec reads them: underscores are spaces before surrounding spaces are dropped', () => {
+  assert.is(sameName('_x'), sameName(' x'));
+  assert.is(sameName('A_b_'), sameName('a b '));
+  assert.is(sameName('Smile'), sameName('smile'));
+  assert.is.not(sameName('a-b'), sameName('a b'));
+});
+
+test('scheduled.to-matches-type passes a server that takes a list of one channel ID as that channel', async () => {
+  await withReference({}, async (reference) => {
+    // For a channel message (the new type, or else the existing one), `to=[N]` becomes `to=N`.
+    const lenient = await proxy(reference.url, async (req, res, forward, body) => {
+      const edit = /^\/api\/v1\/scheduled_messages\/(\d+)$/.exec(req.url ?? '');
+      const form = new URLSearchParams(body);
+      const one = /^\[(\d+)\]$/.exec(form.get('to') ?? '');
+      if (req.method === 'PATCH' && edit && one) {
+        const existing = reference.realm.scheduledMessages.get(Number(edit[1]) as never);
+        const type = form.get('type') ?? (existing?.recipient.type === 'stream' ? 'stream' : 'direct');
+        if (type === 'stream' || type === 'channel') form.set('to', one[1]!);
+      }
+      const answer = await forward(req.method === 'PATCH' ? form.toString() : undefined);
+      res.writeHead(answer.status, answer.headers).end(answer.body);
+    });
+    try {
+      for (const seed of [1, 2, 3, 4]) {
+        const report = await check(reference, 'scheduled.to-matches-type', { via: lenient, seed });
+        assert.is(statusOf(report, 'scheduled.to-matches-type')?.status, 'pass', JSON.stringify(statusOf(report, 'scheduled.to-matches-type')));
+      }
+    } finally {
+      await lenient.close();
+    }
+  });
+});
+
+test('emoji.name-characters: an empty name answered as an unknown path (HTML 404) keeps the rule', async () => {
+  await withReference({}, async (reference) => {
+    const html404 = await proxy(reference.url, async (req, res, forward) => {
+      if (req.method === 'POST' && req.url === '/api/v1/realm/emoji/') return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>');
+      const answer = await forward();
+      res.writeHead(answer.status, answer.headers).end(answer.body);
+    });
+    try {
+      const report = await check(reference, 'emoji.name-characters', { via: html404 });
+      assert.is(statusOf(report, 'emoji.name-characters')?.status, 'pass', JSON.stringify(statusOf(report, 'emoji.name-characters')));
+    } finally {
+      await html404.close();
+    }
+  });
+});
+
+// ---- False passes ---------------------------------------------------------------------------
+
+test('emoji.name-case-ignored fails a server that refuses another case of a name (it cannot be "the same emoji" if it is refused alone)', async () => {
+  await withReference({}, async (reference) => {
+    const lowerOnly = await proxy(reference.url, async (req, res, forward) => {
+      const name = /^\/api\/v1\/realm\/emoji\/(.+)$/.exec(req.url ?? '')?.[1];
+      if (req.method === 'POST' && name && /[A-Z]/.test(decodeURIComponent(name))) {
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'error', msg: 'Emoji names must be lower case.', code: 'BAD_REQUEST' }));
+      }
+      const answer = await forward();
+      res.writeHead(answer.status, answer.headers).end(answer.body);
+    });
+    try {
+      const report = await check(reference, 'emoji.name-case-ignored', { via: lowerOnly });
+      assert.is(statusOf(report, 'emoji.name-case-ignored')?.status, 'fail');
+      const direct = await check(reference, 'emoji.name-case-ignored');
+      assert.is(statusOf(direct, 'emoji.name-case-ignored')?.status, 'pass');
+    } finally {
+      await lowerOnly.close();
+    }
+  });
+});
+
+test('the synchronization rules are checked, not skipped, when member has drafts of its own: with a user who has none', async () => {
+  for (const faulty of [false, true]) {
+    const faults = new Set(faulty ? ['drafts.sync-off-deletes-drafts' as const] : []);
+    await withReference({ faults }, async (reference) => {
+      const member = reference.fixture.users.find((user) => user.email === reference.fixture.profile.member)!;
+      const draft = { type: '', to: [], topic: '', content: 'a draft of member\'s own' };
+      const created = await fetch(`${reference.url}/api/v1/drafts`, {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`${member.email}:${member.api_key}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ drafts: JSON.stringify([draft]) }).toString(),
+      });
+      assert.is(created.status, 200);
+      const report = await check(reference, 'drafts.sync-off');
+      assert.is(statusOf(report, 'drafts.sync-off-deletes-drafts')?.status, faulty ? 'fail' : 'pass', JSON.stringify(report.rules));
+      assert.is(statusOf(report, 'drafts.sync-off-sends-no-event')?.status, 'pass');
+      const kept = [...reference.realm.usersByEmail.get(member.email)!.drafts.values()];
+      assert.equal(kept.map((kept) => kept.content), [draft.content], 'member\'s own draft is untouched');
+    });
+  }
+});
+
+test.run();
