@@ -8,6 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startReference } from '../reference/server.js';
 import { readFixture, targetProfile } from '../reference/fixture.js';
+import { proxy } from './test-helpers.js';
 
 const main = new URL('./main.js', import.meta.url).pathname;
 const directory = mkdtempSync(join(tmpdir(), 'teamchat-cli-'));
@@ -39,7 +40,10 @@ test('against the embedded reference: exit 0, a JSON report of the contract\'s s
     assert.is(rule.counterexample, null);
   }
   assert.ok(report.rules.some((rule: any) => rule.severity === 'decision' && rule.status === 'skip' && /--decisions/.test(rule.message)));
-  assert.equal(Object.keys(report.summary).sort(), ['error', 'fail', 'pass', 'skip']);
+  assert.equal(Object.keys(report.summary).sort(), ['error', 'fail', 'pass', 'skip', 'xfail']);
+  assert.is(report.reference.dialect, 'zulip');
+  assert.is(report.reference.feature_level, 415);
+  assert.type(report.suite_version, 'string');
   assert.match(readFileSync(junit, 'utf8'), /<testsuites name="teamchat-conformance"/);
   assert.match(result.stdout, /rules: \d+ pass, 0 fail/);
 });
@@ -67,12 +71,66 @@ test('a failing rule: exit 1, a counterexample with curl lines, and a replay tha
   assert.is(rule.status, 'fail');
   assert.match(rule.counterexample.requests[0], /^curl -sS -u "\$TEAMCHAT_MEMBER_EMAIL:\$TEAMCHAT_MEMBER_API_KEY" /);
   for (const user of readFixture().users) assert.not.ok(readFileSync(json, 'utf8').includes(user.api_key));
-  const replay = /replay: npm run conformance -- (.*)/.exec(result.stdout)![1]!;
+  // Started as `node …/main.js`, the replay line says so, and names the embedded reference's level and dialect.
+  const replay = /replay: node \S+main\.js (.*)/.exec(result.stdout)![1]!;
+  assert.match(replay, /--reference-level 415 --reference-dialect zulip /);
   const args = replay.match(/'[^']*'|\S+/g)!.map((arg) => arg.replace(/^'|'$/g, ''));
   const again = await run([...args, '--json', json], env);
   assert.is(again.code, 1, again.stdout);
   const replayed = JSON.parse(readFileSync(json, 'utf8')).rules[0];
   assert.is(replayed.counterexample.input, rule.counterexample.input, 'the replay shows the same counterexample');
+});
+
+test('a rule that ends in error does not pass the run: exit 3, and the summary counts the error', async () => {
+  const reference = await startReference({ port: 0 });
+  // Every creation of drafts meets a reset connection: the check cannot tell what happened.
+  const resetting = await proxy(reference.url, async (req, res, forward) => {
+    if (req.method === 'POST' && req.url === '/api/v1/drafts') return void res.socket?.destroy();
+    const answer = await forward();
+    res.writeHead(answer.status, answer.headers).end(answer.body);
+  });
+  const profilePath = join(directory, 'resetting.json');
+  writeFileSync(profilePath, JSON.stringify({ ...targetProfile(reference.fixture, reference.url), base_url: resetting.url }));
+  const json = join(directory, 'errors.json');
+  try {
+    const result = await run(['--profile', profilePath, '--rate', '0', '--runs', '3', '--only', 'drafts.create-returns-ids-in-order', '--json', json]);
+    assert.is(result.code, 3, result.stdout + result.stderr);
+    assert.match(result.stderr, /ended in error: the verdict is incomplete/);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    assert.is(report.summary.error, 1);
+    assert.is(report.summary.pass, 0);
+  } finally {
+    await resetting.close();
+    await reference.close();
+  }
+});
+
+test('a server whose answers lack `result` is checked, and fails general.envelope (not "not a Zulip-compatible server")', async () => {
+  const reference = await startReference({ port: 0 });
+  const stripped = await proxy(reference.url, async (_req, res, forward) => {
+    const answer = await forward();
+    let body = answer.body;
+    try {
+      const { result: _result, ...rest } = JSON.parse(body);
+      body = JSON.stringify(rest);
+    } catch {
+      // not JSON: as it came
+    }
+    res.writeHead(answer.status, answer.headers).end(body);
+  });
+  const profilePath = join(directory, 'stripped.json');
+  writeFileSync(profilePath, JSON.stringify({ ...targetProfile(reference.fixture, reference.url), base_url: stripped.url }));
+  const json = join(directory, 'stripped-report.json');
+  try {
+    const result = await run(['--profile', profilePath, '--rate', '0', '--runs', '2', '--only', 'general.envelope', '--json', json]);
+    assert.is(result.code, 1, result.stdout + result.stderr);
+    const [rule] = JSON.parse(readFileSync(json, 'utf8')).rules;
+    assert.is(rule.id, 'general.envelope');
+    assert.is(rule.status, 'fail', JSON.stringify(rule));
+  } finally {
+    await stripped.close();
+    await reference.close();
+  }
 });
 
 test('an unreachable target or a refused credential ends the run with exit 2', async () => {

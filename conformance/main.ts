@@ -2,12 +2,13 @@
 // npm run conformance -- [--target URL] [--profile FILE] [--seed N] [--runs N] [--only PATTERN]
 //                        [--json FILE] [--junit FILE] [--decisions] [--expect FILE] [--replay PATH]
 //                        [--rate N] [--timeout MS] [--reference-level N] [--reference-dialect NAME]
-// Exit 0: no rule failed; 1: a rule failed; 2: the run could not be made.
+// Exit 0: every rule passed or skipped; 1: a rule failed; 3: none failed but one ended in error
+// (the verdict is incomplete); 2: the run could not be made.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { Cleanup } from './cleanup.js';
 import { Client, ROLES, type Credentials, type Role } from './client.js';
@@ -15,7 +16,7 @@ import { ProbeFailure, probeTarget } from './probe.js';
 import { PREFIX_FORM, sweep } from './sweep.js';
 import { explanation, findRule } from './explain.js';
 import { html } from './html.js';
-import { consoleSummary, junit, unexpectedFailures } from './report.js';
+import { consoleSummary, exitCode, junit } from './report.js';
 import { runSuite, type Expectations } from './suite.js';
 
 class UsageError extends Error {}
@@ -59,8 +60,14 @@ const HELP = `Usage: npm run conformance -- [options]
                        so this is off against a --target (on for the embedded reference)
   --reference-level N  feature level of the embedded reference
   --reference-dialect NAME
-                       dialect of the embedded reference: zulip (default) or alternate
-                       (every open point decided unlike Zulip)
+                       dialect of the embedded reference: zulip (default), alternate (every
+                       open point decided unlike Zulip) or random (each open point drawn)
+  --reference-dialect-seed N
+                       the random dialect's seed (default: the run's seed)
+
+Exit codes: 0 every rule passed or was skipped (expected failures included); 1 a rule failed;
+3 no rule failed but one ended in error, so the verdict is incomplete; 2 the run could not be
+made (bad usage, target unreachable, credentials refused).
 
 Environment: TEAMCHAT_TARGET, TEAMCHAT_{ADMIN,MEMBER,OTHER}_{EMAIL,API_KEY} override the profile.`;
 
@@ -106,23 +113,32 @@ function credentialsFrom(profile: Profile): Record<Role, Credentials> {
   return credentials;
 }
 
-async function startEmbeddedReference(level: number | undefined, dialect: string | undefined, env: Record<string, string> = {}): Promise<{ url: string; profile: Profile; child: ChildProcess }> {
+interface EmbeddedReference {
+  readonly url: string;
+  readonly profile: Profile;
+  readonly child: ChildProcess;
+  /** What the reference's listening line says it is. */
+  readonly featureLevel: number;
+}
+
+async function startEmbeddedReference(level: number | undefined, dialect: string | undefined, env: Record<string, string> = {}, dialectSeed?: number): Promise<EmbeddedReference> {
   const directory = mkdtempSync(join(tmpdir(), 'teamchat-'));
   const profilePath = join(directory, 'profile.json');
   const args = [new URL('../reference/main.js', import.meta.url).pathname, '--port', '0', '--profile-out', profilePath];
   if (level !== undefined) args.push('--feature-level', String(level));
   if (dialect !== undefined) args.push('--dialect', dialect);
+  if (dialectSeed !== undefined) args.push('--dialect-seed', String(dialectSeed));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-  const url = await new Promise<string>((resolve, reject) => {
+  const [url, featureLevel] = await new Promise<[string, number]>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /http:\/\/[^\s)]+/.exec(output);
-      if (match) resolve(match[0]);
+      const match = /(http:\/\/[^\s)]+) \(feature level (\d+)/.exec(output);
+      if (match) resolve([match[1]!, Number(match[2])]);
     });
     child.once('exit', (code) => reject(new Error(`the embedded reference exited with ${code}: ${output}`)));
   });
-  return { url, profile: readJson<Profile>(profilePath, 'profile'), child };
+  return { url, profile: readJson<Profile>(profilePath, 'profile'), child, featureLevel };
 }
 
 function parseArguments<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
@@ -140,7 +156,7 @@ async function main(): Promise<number> {
       only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, html: { type: 'string' }, decisions: { type: 'boolean' },
       smoke: { type: 'boolean' }, retries: { type: 'string' }, 'sweep-only': { type: 'boolean' }, explain: { type: 'string' },
       expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
-      'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
+      'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'reference-dialect-seed': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -155,11 +171,12 @@ async function main(): Promise<number> {
   if (expectations) checkExpectations(expectations, values.expect!);
   const profile: Profile = values.profile ? readJson<Profile>(values.profile, 'profile') : {};
   let target = values.target ?? process.env.TEAMCHAT_TARGET ?? profile.base_url;
-  let embedded: Awaited<ReturnType<typeof startEmbeddedReference>> | null = null;
+  let embedded: EmbeddedReference | null = null;
+  const dialect = values['reference-dialect'] ?? 'zulip';
+  if (!['zulip', 'alternate', 'random'].includes(dialect)) throw new UsageError('--reference-dialect takes zulip, alternate or random');
+  const dialectSeed = dialect === 'random' ? wholeNumber(values['reference-dialect-seed'], 'reference-dialect-seed') ?? seed : undefined;
   if (!target) {
-    const dialect = values['reference-dialect'];
-    if (dialect !== undefined && !['zulip', 'alternate'].includes(dialect)) throw new UsageError('--reference-dialect takes zulip or alternate');
-    embedded = await startEmbeddedReference(wholeNumber(values['reference-level'], 'reference-level'), dialect);
+    embedded = await startEmbeddedReference(wholeNumber(values['reference-level'], 'reference-level'), dialect, {}, dialectSeed);
     target = embedded.url;
     Object.assign(profile, embedded.profile);
   }
@@ -179,7 +196,8 @@ async function main(): Promise<number> {
     interrupted = true;
     process.stderr.write('\ninterrupted: finishing the current check, then cleaning up (Ctrl-C again to stop at once)\n');
   });
-  process.stdout.write(`teamchat-conformance: checking ${target} with seed ${seed}, ${runs} runs per property\n`);
+  const checked = embedded ? ` (the embedded reference at feature level ${embedded.featureLevel}, ${dialect} dialect${dialectSeed !== undefined ? ` of seed ${dialectSeed}` : ''})` : '';
+  process.stdout.write(`teamchat-conformance: checking ${target}${checked} with seed ${seed}, ${runs} runs per property\n`);
   try {
     const report = await runSuite({
       target, credentials, embedded: embedded !== null, seed, runs, only: values.only ?? null,
@@ -193,6 +211,9 @@ async function main(): Promise<number> {
       emojiLimitMib: wholeNumber(values['emoji-limit-mib'], 'emoji-limit-mib'),
       retries: wholeNumber(values.retries, 'retries') ?? 0,
       interrupted: () => interrupted,
+      command: invokedAs(),
+      profilePath: values.profile,
+      reference: embedded ? { feature_level: embedded.featureLevel, dialect, ...(dialectSeed !== undefined ? { dialect_seed: dialectSeed } : {}) } : null,
       onStart: (id, index, total) => {
         if (terminal) process.stdout.write(`\r\x1b[2K  [${index + 1}/${total}] ${id} …`);
       },
@@ -212,10 +233,20 @@ async function main(): Promise<number> {
       return 2;
     }
     if (interrupted) return 130;
-    return unexpectedFailures(report).length > 0 ? 1 : 0;
+    const code = exitCode(report);
+    if (code === 3) process.stderr.write(`teamchat-conformance: ${report.summary.error} rule(s) ended in error: the verdict is incomplete (exit 3)\n`);
+    return code;
   } finally {
     embedded?.child.kill('SIGTERM');
   }
+}
+
+/** How the user started the suite, as a replay line should start: the npm script, the installed bin, or node. */
+function invokedAs(): string {
+  if (process.env.npm_lifecycle_event === 'conformance') return 'npm run conformance --';
+  const script = process.argv[1] ?? '';
+  if (/teamchat-conformance$/.test(script) || script.includes('/node_modules/')) return 'npx teamchat-conformance';
+  return `node ${relative(process.cwd(), script) || script}`;
 }
 
 /** --explain RULE: the rule and its spec text, then the reference run without and with the rule's fault. */

@@ -6,7 +6,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DIALECTS } from '../reference/dialect.js';
 import { FAULTS } from '../reference/faults.js';
 import { readFixture, targetProfile } from '../reference/fixture.js';
 import { BOUNDARY_LEVELS, MIN_FEATURE_LEVEL } from '../reference/levels.js';
@@ -61,7 +60,7 @@ test('every rule has a seeded fault named after it', () => {
   assert.equal(missing, []);
 });
 
-for (const dialect of DIALECTS) {
+for (const dialect of ['zulip', 'alternate'] as const) {
   test(`a whole run leaves the organization as it found it, ${dialect} dialect`, async () => {
     const reference = await startReference({ port: 0, dialect });
     try {
@@ -101,7 +100,7 @@ for (const dialect of DIALECTS) {
 
 // A decision is Zulip's choice, which the alternate dialect does not make: its faults are seeded in Zulip's dialect only.
 const severity = (id: string) => RULES.find((rule) => rule.id === id)!.severity;
-for (const dialect of DIALECTS) {
+for (const dialect of ['zulip', 'alternate'] as const) {
   for (const [rule, fault] of Object.entries(FAULTS)) {
     if (dialect === 'alternate' && severity(rule) === 'decision') continue;
     test(`the fault ${rule} (${fault!.does}) fails its rule and only the rules that observe it, ${dialect} dialect`, async () => {

@@ -2,6 +2,7 @@
 // clean up, report.
 
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Client, type Credentials, type Role } from './client.js';
 import { Cleanup } from './cleanup.js';
 import { CHECKS } from './checks.js';
@@ -63,7 +64,22 @@ export interface SuiteOptions {
   /** Called as each rule's check starts: its position among the selected rules. */
   readonly onStart?: (id: string, index: number, total: number) => void;
   readonly interrupted?: () => boolean;
+  /** How the user started the run (`npm run conformance --`, `teamchat-conformance`), for replay lines. */
+  readonly command?: string;
+  /** The profile file named, for replay lines (never its contents). */
+  readonly profilePath?: string;
+  /** The embedded reference checked, if any: its level and dialect. */
+  readonly reference?: Report['reference'];
 }
+
+/** The suite's version, from its package.json. */
+export const SUITE_VERSION: string = (() => {
+  try {
+    return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+})();
 
 /** `--only`: a glob with * over rule IDs, or else a part of an ID. */
 export function ruleMatcher(pattern: string | null): (id: string) => boolean {
@@ -80,6 +96,7 @@ export function runPrefix(): string {
 
 export async function runSuite(options: SuiteOptions): Promise<Report> {
   const started = performance.now();
+  const startedAt = new Date().toISOString();
   const client = new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs });
   const cleanup = new Cleanup(client);
   const prefix = runPrefix();
@@ -126,8 +143,15 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     decisions: options.decisions,
     run_prefix: prefix,
     config: {
+      command: options.command ?? 'npm run conformance --',
       target: options.target,
+      profile: options.profilePath ?? null,
       embedded: options.embedded,
+      seed: options.seed,
+      runs: options.runs,
+      decisions: options.decisions,
+      smoke: options.smoke ?? false,
+      retries: options.retries ?? 0,
       users: Object.fromEntries(Object.entries(options.credentials).map(([role, c]) => [role, { email: c.email, api_key: '(redacted)' }])),
       only: options.only,
       rate: options.rate,
@@ -136,6 +160,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       expectations: options.expectations?.server ?? null,
       create_users: options.createUsers ?? false,
       emoji_limit: probe?.emojiLimit ?? null,
+      emoji_limit_option: options.emojiLimitMib ?? null,
     },
     rules: results,
     summary: summarize(results),
@@ -145,5 +170,8 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     smoke: options.smoke ?? false,
     duration_ms: Math.round(performance.now() - started),
     interrupted: options.interrupted?.() ?? false,
+    started_at: startedAt,
+    suite_version: SUITE_VERSION,
+    reference: options.reference ?? null,
   };
 }

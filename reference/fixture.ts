@@ -3,7 +3,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ALTERNATE_REALM_SETTINGS, type Dialect } from './dialect.js';
+import { ALTERNATE_REALM_SETTINGS, drawnRealmSettings, type Dialect } from './dialect.js';
 import type { FaultSet } from './faults.js';
 import { Realm, type Channel, type ProfileFieldType, type Role, type User, type UserId } from './model.js';
 import { initialSettings } from './settings.js';
@@ -36,19 +36,19 @@ export function readFixture(path: string | URL = DEFAULT_FIXTURE): Fixture {
   return fixture;
 }
 
-export function buildRealm(fixture: Fixture, featureLevel: number, faults: FaultSet, dialect: Dialect = 'zulip'): Realm {
+export function buildRealm(fixture: Fixture, featureLevel: number, faults: FaultSet, dialect: Dialect = 'zulip', dialectSeed = 0): Realm {
   const settings = {
     name: fixture.realm.name,
     emptyTopicDisplayName: fixture.realm.empty_topic_display_name,
     maxMessageLength: fixture.realm.max_message_length,
     maxTopicLength: fixture.realm.max_topic_length,
   };
-  // general.realm-limits: the fixture gives Zulip's values; the alternate dialect has its own.
-  if (dialect === 'alternate') Object.assign(settings, ALTERNATE_REALM_SETTINGS);
+  const realm = new Realm(settings, featureLevel, faults, dialect, dialectSeed);
+  // general.realm-limits: the fixture gives Zulip's values; the other dialects have their own.
+  if (realm.alternate('general.realm-limits')) Object.assign(settings, dialect === 'random' ? drawnRealmSettings(dialectSeed) : ALTERNATE_REALM_SETTINGS);
   if (faults.has('general.realm-limits')) settings.maxTopicLength = 50;
-  const realm = new Realm(settings, featureLevel, faults, dialect);
   // emoji.permission: Zulip lets members upload; the alternate dialect administrators only.
-  realm.emojiUploaders = dialect === 'alternate' ? 'administrators' : 'members';
+  realm.emojiUploaders = realm.alternate('emoji.permission') ? 'administrators' : 'members';
   const now = Math.floor(realm.clock.now());
   realm.initialUserSettings = initialSettings(featureLevel);
   realm.userSettingsDefaults = initialSettings(featureLevel);

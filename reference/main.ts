@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm start -- [--host H] [--port P] [--feature-level N] [--fixture FILE] [--profile-out FILE]
-//              [--dialect zulip|alternate] [--max-emoji-file-size-mib N]
+//              [--dialect zulip|alternate|random] [--dialect-seed N] [--max-emoji-file-size-mib N]
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -32,6 +32,7 @@ async function main() {
         fixture: { type: 'string' },
         'profile-out': { type: 'string' },
         dialect: { type: 'string' },
+        'dialect-seed': { type: 'string' },
         'max-emoji-file-size-mib': { type: 'string' },
       },
     }));
@@ -42,7 +43,8 @@ async function main() {
   const port = integerOption(values.port, 'port', 9991, 0, 65535);
   const maxEmojiFileSizeMib = integerOption(values['max-emoji-file-size-mib'], 'max-emoji-file-size-mib', 5, 0, 100);
   const dialect = (values.dialect ?? 'zulip') as Dialect;
-  if (!DIALECTS.includes(dialect)) fail(`--dialect takes ${DIALECTS.join(' or ')}`);
+  if (!DIALECTS.includes(dialect)) fail(`--dialect takes ${DIALECTS.join(', ')}`);
+  const dialectSeed = integerOption(values['dialect-seed'], 'dialect-seed', 0, 0, 2 ** 32 - 1);
   let faults;
   let fixture;
   try {
@@ -51,12 +53,12 @@ async function main() {
   } catch (error) {
     fail((error as Error).message);
   }
-  const reference = await startReference({ host: values.host ?? '127.0.0.1', port, featureLevel, fixture, faults, dialect, maxEmojiFileSizeMib }).catch((error: Error) =>
+  const reference = await startReference({ host: values.host ?? '127.0.0.1', port, featureLevel, fixture, faults, dialect, dialectSeed, maxEmojiFileSizeMib }).catch((error: Error) =>
     fail(`cannot listen: ${error.message}`),
   );
   if (values['profile-out']) writeFileSync(values['profile-out'], JSON.stringify(targetProfile(fixture, reference.url), null, 2) + '\n');
   const faultNote = faults.size > 0 ? `, faults: ${[...faults].join(', ')}` : '';
-  const dialectNote = dialect === 'zulip' ? '' : `, ${dialect} dialect`;
+  const dialectNote = dialect === 'zulip' ? '' : dialect === 'random' ? `, random dialect of seed ${dialectSeed}` : `, ${dialect} dialect`;
   process.stdout.write(`teamchat reference server listening on ${reference.url} (feature level ${featureLevel}${dialectNote}${faultNote})\n`);
   const stop = () => reference.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

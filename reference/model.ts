@@ -1,7 +1,7 @@
 // The organization's data: plain records and the maps that hold them. Nothing here knows HTTP.
 
 import type { DecisionId, RuleId } from '../conformance/rules.js';
-import type { Dialect } from './dialect.js';
+import { drawnAlternate, type Dialect } from './dialect.js';
 import type { FaultSet } from './faults.js';
 import type { EventQueue } from './events.js';
 
@@ -198,15 +198,22 @@ export class Realm {
     readonly featureLevel: number,
     readonly faults: FaultSet,
     readonly dialect: Dialect = 'zulip',
+    /** The random dialect's seed. */
+    readonly dialectSeed = 0,
   ) {}
+
+  private readonly drawn = new Map<DecisionId, boolean>();
 
   fault(rule: RuleId): boolean {
     return this.faults.has(rule);
   }
 
   /** Whether the realm makes the alternate dialect's choice for this decision instead of Zulip's. */
-  alternate(_decision: DecisionId): boolean {
-    return this.dialect === 'alternate';
+  alternate(decision: DecisionId): boolean {
+    if (this.dialect !== 'random') return this.dialect === 'alternate';
+    let choice = this.drawn.get(decision);
+    if (choice === undefined) this.drawn.set(decision, (choice = drawnAlternate(this.dialectSeed, decision)));
+    return choice;
   }
 
   nextUserId(): UserId {

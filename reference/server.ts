@@ -71,6 +71,8 @@ export interface ReferenceOptions {
   fixture?: Fixture;
   faults?: FaultSet;
   dialect?: Dialect;
+  /** The random dialect's seed: which choice it draws for each decision. */
+  dialectSeed?: number;
   /** MAX_EMOJI_FILE_SIZE_MIB (default 5). */
   maxEmojiFileSizeMib?: number;
 }
@@ -84,7 +86,7 @@ export interface RunningReference {
 
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const fixture = options.fixture ?? readFixture();
-  const realm = buildRealm(fixture, options.featureLevel ?? MAX_FEATURE_LEVEL, options.faults ?? new Set(), options.dialect);
+  const realm = buildRealm(fixture, options.featureLevel ?? MAX_FEATURE_LEVEL, options.faults ?? new Set(), options.dialect, options.dialectSeed);
   realm.deliveryWorkers.push(scheduled.deliverScheduledMessages, reminders.deliverReminders);
   if (options.maxEmojiFileSizeMib !== undefined) realm.maxEmojiFileSizeMib = options.maxEmojiFileSizeMib;
   let closeQueues!: () => void;

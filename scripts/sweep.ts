@@ -1,0 +1,134 @@
+// npm run sweep -- [--seeds N] [--from S] [--dialects zulip,alternate,random] [--levels boundary|all|N,N]
+//                  [--runs N] [--jobs N] [--json FILE]
+//
+// A seed sweep: the default suite against the reference, once for every seed in every dialect,
+// each at one boundary feature level (the levels taken in turn, so that a sweep of a few seeds
+// per level meets them all). Every dialect is a conforming server, so a must rule that does not
+// pass is a bug of the suite (or of the reference): each is listed with its seed and the command
+// that replays it. In Zulip's dialect the decisions are checked too (they are Zulip's choices);
+// the random dialect draws its choices from the run's seed. Exit 1 when anything did not pass.
+
+import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { targetProfile } from '../reference/fixture.js';
+import { BOUNDARY_LEVELS } from '../reference/levels.js';
+import { startReference } from '../reference/server.js';
+import { runSuite } from '../conformance/suite.js';
+
+type Dialect = 'zulip' | 'alternate' | 'random';
+
+export interface SweepTask {
+  readonly seed: number;
+  readonly dialect: Dialect;
+  readonly level: number;
+  readonly runs: number;
+}
+
+export interface SweepFinding {
+  readonly task: SweepTask;
+  /** Rules that did not pass and were not rightly skipped: `id status message`. */
+  readonly problems: string[];
+  readonly duration_ms: number;
+}
+
+/** The command that runs the task again through the suite's CLI. */
+export function replayOf(task: SweepTask, rule?: string): string {
+  const parts = ['npm run conformance --', `--reference-level ${task.level}`, `--reference-dialect ${task.dialect}`, `--seed ${task.seed}`, `--runs ${task.runs}`];
+  if (task.dialect === 'zulip') parts.push('--decisions');
+  if (rule) parts.push(`--only ${rule}`);
+  return parts.join(' ');
+}
+
+/** One task, in this process: the reference started, the suite run, what did not pass. */
+export async function sweepOne(task: SweepTask): Promise<SweepFinding> {
+  const started = performance.now();
+  const reference = await startReference({ port: 0, featureLevel: task.level, dialect: task.dialect, dialectSeed: task.seed });
+  try {
+    const profile = targetProfile(reference.fixture, reference.url);
+    const report = await runSuite({
+      target: reference.url, credentials: profile.users, embedded: true, seed: task.seed, runs: task.runs, only: null, replayPath: null,
+      decisions: task.dialect === 'zulip', rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
+    });
+    // A skip is right only for a rule outside the level or a decision not asked for.
+    const rightSkip = (message: string) => / feature level \d+; the target is at \d+$/.test(message) || /--decisions/.test(message);
+    const problems = report.rules
+      .filter((rule) => rule.status !== 'pass' && !(rule.status === 'skip' && rightSkip(rule.message)))
+      .map((rule) => `${rule.id} ${rule.status} (${rule.severity}): ${rule.message.slice(0, 300)}`);
+    problems.push(...report.cleanup.problems.map((problem) => `cleanup: ${problem}`));
+    return { task, problems, duration_ms: Math.round(performance.now() - started) };
+  } finally {
+    await reference.close();
+  }
+}
+
+/** The tasks of a sweep: every seed in every dialect, the levels in turn. */
+export function sweepTasks(seeds: readonly number[], dialects: readonly Dialect[], levels: readonly number[], runs: number): SweepTask[] {
+  return seeds.flatMap((seed, index) => dialects.map((dialect, turn) => ({ seed, dialect, level: levels[(index * dialects.length + turn) % levels.length]!, runs })));
+}
+
+async function worker(): Promise<void> {
+  process.on('message', async (task: SweepTask | 'done') => {
+    if (task === 'done') return process.exit(0);
+    let finding: SweepFinding;
+    try {
+      finding = await sweepOne(task);
+    } catch (error) {
+      finding = { task, problems: [`harness: ${(error as Error)?.stack ?? String(error)}`], duration_ms: 0 };
+    }
+    process.send!(finding);
+  });
+  process.send!('ready');
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      seeds: { type: 'string' }, from: { type: 'string' }, dialects: { type: 'string' }, levels: { type: 'string' },
+      runs: { type: 'string' }, jobs: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write('npm run sweep -- [--seeds N] [--from S] [--dialects zulip,alternate,random] [--levels boundary|all|N,N] [--runs N] [--jobs N] [--json FILE]\n');
+    return 0;
+  }
+  const count = Number(values.seeds ?? 10);
+  const from = values.from !== undefined ? Number(values.from) : Math.floor(Math.random() * 2 ** 31);
+  const seeds = Array.from({ length: count }, (_, index) => (from + index * 7919) % 2 ** 31);
+  const dialects = (values.dialects ?? 'zulip,alternate,random').split(',') as Dialect[];
+  const levels = !values.levels || values.levels === 'boundary' ? BOUNDARY_LEVELS : values.levels.split(',').map(Number);
+  const runs = Number(values.runs ?? 50);
+  const jobs = Math.max(1, Number(values.jobs ?? availableParallelism()));
+  const tasks = sweepTasks(seeds, dialects, levels, runs);
+  process.stdout.write(`sweep: ${seeds.length} seeds from ${from} × ${dialects.join(', ')}, at ${levels.length} levels in turn, ${runs} runs per property: ${tasks.length} runs in ${jobs} processes\n`);
+  const started = performance.now();
+  const findings: SweepFinding[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(jobs, tasks.length) }, () => new Promise<void>((resolve, reject) => {
+    const child = fork(new URL(import.meta.url).pathname, ['--worker'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.on('message', (message: SweepFinding | 'ready') => {
+      if (message !== 'ready') {
+        findings.push(message);
+        const mark = message.problems.length === 0 ? 'ok  ' : 'FAIL';
+        process.stdout.write(`  ${mark} seed ${message.task.seed} ${message.task.dialect} level ${message.task.level} (${message.duration_ms} ms)${message.problems.map((problem) => `\n       ${problem}`).join('')}\n`);
+      }
+      child.send(next < tasks.length ? { ...tasks[next++]! } : 'done');
+    });
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a sweep worker exited with ${code}`))));
+  })));
+  const failing = findings.filter((finding) => finding.problems.length > 0);
+  const must = failing.filter((finding) => finding.problems.some((problem) => problem.includes('(must)') || problem.startsWith('harness') || problem.startsWith('cleanup')));
+  process.stdout.write(`\n${findings.length} runs in ${((performance.now() - started) / 1000).toFixed(0)} s: ${findings.length - failing.length} clean, ${must.length} with a must rule (or the harness, or cleanup) not passing, ${failing.length - must.length} with only decisions not passing\n`);
+  for (const finding of failing) {
+    for (const problem of finding.problems) process.stdout.write(`  ${problem.split(':')[0]}\n    replay: ${replayOf(finding.task, problem.split(' ')[0])}\n`);
+  }
+  if (values.json) writeFileSync(values.json, JSON.stringify({ from, seeds: seeds.length, dialects, levels, runs, findings }, null, 2) + '\n');
+  return failing.length > 0 ? 1 : 0;
+}
+
+if (process.argv.includes('--worker')) void worker();
+else if (process.argv[1] === new URL(import.meta.url).pathname) main().then((code) => process.exit(code), (error) => {
+  process.stderr.write(`sweep: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(2);
+});
