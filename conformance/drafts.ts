@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import type { Role } from './client.js';
 import { check, expect, inZulipWords, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { SHAPES } from './shape.js';
 import { characterLength, text, topicText } from './generators.js';
 import { createChannel, fetchState, pollEvents, registerQueue, type Queue, type SpecOperation } from './world.js';
 
@@ -90,7 +91,7 @@ function draftChannels(context: Context): Promise<number[]> {
 // ---- Observation -----------------------------------------------------------------------------
 
 async function ourDrafts(context: Context, as: Role = 'member'): Promise<StoredDraft[]> {
-  const body = succeeded(await context.call(as, 'GET', '/drafts'), 'GET /drafts');
+  const body = succeeded(await context.call(as, 'GET', '/drafts'), 'GET /drafts', SHAPES.drafts);
   expect(Array.isArray(body.drafts), `GET /drafts: no drafts list: ${JSON.stringify(body)}`);
   return (body.drafts as StoredDraft[]).filter((draft) => typeof draft.content === 'string' && draft.content.includes(context.prefix));
 }
@@ -190,7 +191,7 @@ function synchronizationUser(context: Context): Promise<Role> {
   return context.memo('drafts-sync-user', async () => {
     const foreign: string[] = [];
     for (const role of ['member', 'other', 'admin'] as const) {
-      const body = succeeded(await context.call(role, 'GET', '/drafts'), `GET /drafts as ${role}`);
+      const body = succeeded(await context.call(role, 'GET', '/drafts'), `GET /drafts as ${role}`, SHAPES.drafts);
       expect(Array.isArray(body.drafts), `GET /drafts: no drafts list: ${JSON.stringify(body).slice(0, 300)}`);
       const count = (body.drafts as StoredDraft[]).filter((draft) => !String(draft?.content).includes(context.prefix)).length;
       if (count === 0) return role;

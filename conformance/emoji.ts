@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { crc32, deflateSync } from 'node:zlib';
 import type { FilePart, ParamList, Role } from './client.js';
-import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { check, expect, refused, refusedExactly, shaped, succeeded, Skip, type Check, type Context } from './harness.js';
+import { SHAPES } from './shape.js';
 import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 const MIB = 1024 * 1024;
@@ -62,9 +63,8 @@ interface Listed {
 export const sameName = (name: string) => name.toLowerCase().replace(/_/g, ' ').trim();
 
 async function listEmoji(context: Context): Promise<Listed[]> {
-  const body = succeeded(await context.call('member', 'GET', '/realm/emoji'), 'GET /realm/emoji');
-  expect(body.emoji && typeof body.emoji === 'object', `GET /realm/emoji: no emoji map: ${JSON.stringify(body).slice(0, 300)}`);
-  return Object.values(body.emoji) as Listed[];
+  const body = succeeded(await context.call('member', 'GET', '/realm/emoji'), 'GET /realm/emoji', SHAPES.emoji);
+  return Object.entries(body.emoji).map(([key, record]) => shaped<Listed>(record, SHAPES.emojiRecord, `GET /realm/emoji: emoji ${key}`));
 }
 
 const activeNamed = (list: readonly Listed[], name: string) => list.filter((emoji) => !emoji.deactivated && sameName(emoji.name) === sameName(name));

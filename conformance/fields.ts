@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import type { ParamList, Response } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { SHAPES } from './shape.js';
 import { pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 interface Listed {
@@ -36,7 +37,7 @@ const summaryTypes = (level: number) => creatableTypes(level).filter((type) => t
 const FLAGS = [['display_in_profile_summary', 146], ['required', 244], ['editable_by_user', 296]] as const;
 
 async function listFields(context: Context): Promise<Listed[]> {
-  const body = succeeded(await context.call('member', 'GET', '/realm/profile_fields'), 'GET /realm/profile_fields');
+  const body = succeeded(await context.call('member', 'GET', '/realm/profile_fields'), 'GET /realm/profile_fields', SHAPES.profileFields);
   expect(Array.isArray(body.custom_fields), `GET /realm/profile_fields: no custom_fields list: ${JSON.stringify(body).slice(0, 300)}`);
   return body.custom_fields;
 }

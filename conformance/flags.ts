@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import type { Response, Role } from './client.js';
 import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { SHAPES } from './shape.js';
 import { text } from './generators.js';
 import { createChannel, fetchState, pollEvents, readConversation, registerQueue, send, type Channel, type Conversation, type SpecOperation } from './world.js';
 
@@ -130,7 +131,7 @@ async function refusedChangingNothing(context: Context, w: World, send: () => Pr
 async function flagStep(context: Context, ids: number[], op: Op, flag: Changeable) {
   const before = await flagsOf(context, ids);
   const response = await updateFlags(context, ids, op, flag);
-  const body = succeeded(response, `POST /messages/flags ${op} ${flag}`);
+  const body = succeeded(response, `POST /messages/flags ${op} ${flag}`, SHAPES.flags);
   const after = await flagsOf(context, ids);
   const changed = ids.filter((id) => before.get(id)!.includes(flag) !== after.get(id)!.includes(flag));
   expect(Array.isArray(body.messages), `POST /messages/flags: messages is not a list: ${JSON.stringify(body)}`);

@@ -7,6 +7,7 @@ import { ruleAppliesAt, ruleById, type Rule, type RuleId } from './rules.js';
 import { Client, HarnessError, ServerError, curlLine, type Caller, type Exchange, type Response } from './client.js';
 import type { Cleanup } from './cleanup.js';
 import type { Probe } from './probe.js';
+import { mismatch, type Shape } from './shape.js';
 
 export type Status = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -177,11 +178,19 @@ export function noServerError(response: Response, what: string): void {
   if (response.status >= 500) throw new ServerError(`${what}: server error ${describe(response)}`);
 }
 
-/** A JSON success response; returns its body. */
-export function succeeded(response: Response, what: string): any {
+/** A JSON success response; returns its body, which must have `shape` where one is given. */
+export function succeeded(response: Response, what: string, shape?: Shape): any {
   noServerError(response, what);
   expect(response.status >= 200 && response.status < 300 && response.body?.result === 'success', `${what}: expected success, got ${describe(response)}`);
+  if (shape !== undefined) shaped(response.body, shape, what);
   return response.body;
+}
+
+/** The value, which must have the shape: a malformed answer is the server's failure. */
+export function shaped<T = any>(value: unknown, shape: Shape, what: string): T {
+  const wrong = mismatch(value, shape);
+  expect(wrong === null, `${what}: a malformed answer: ${wrong}`);
+  return value as T;
 }
 
 /** A JSON error response with a 4xx status; returns its body. */

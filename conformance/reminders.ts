@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import type { Role } from './client.js';
 import { check, expect, refusedExactly, succeeded, type Check, type Context } from './harness.js';
+import { SHAPES } from './shape.js';
 import { text } from './generators.js';
 import { advanceClock, createChannel, linksToMessage, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
 
@@ -31,7 +32,7 @@ async function remind(context: Context, params: Record<string, unknown>) {
 }
 
 async function listReminders(context: Context, as: Role = 'member'): Promise<any[]> {
-  const body = succeeded(await context.call(as, 'GET', '/reminders'), 'GET /reminders');
+  const body = succeeded(await context.call(as, 'GET', '/reminders'), 'GET /reminders', SHAPES.reminders);
   expect(Array.isArray(body.reminders), `GET /reminders: no reminders list: ${JSON.stringify(body).slice(0, 300)}`);
   return body.reminders;
 }

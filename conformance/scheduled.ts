@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import type { ParamList, Response, Role } from './client.js';
 import { check, expect, inZulipWords, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { SHAPES } from './shape.js';
 import { characterLength, text, topicText } from './generators.js';
 import { advanceClock, createChannel, pollEvents, readConversation, recentMessages, registerQueue, targetNow, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';
 
@@ -127,7 +128,7 @@ async function schedule(context: Context, message: Scheduled, options: { as?: Ro
 }
 
 async function listed(context: Context, as: Role = 'member'): Promise<Map<number, Listed>> {
-  const body = succeeded(await context.call(as, 'GET', '/scheduled_messages'), 'GET /scheduled_messages');
+  const body = succeeded(await context.call(as, 'GET', '/scheduled_messages'), 'GET /scheduled_messages', SHAPES.scheduledMessages);
   expect(Array.isArray(body.scheduled_messages), `GET /scheduled_messages: no scheduled_messages list: ${JSON.stringify(body)}`);
   return new Map((body.scheduled_messages as Listed[]).map((item) => [item.scheduled_message_id, item]));
 }

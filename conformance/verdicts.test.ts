@@ -128,6 +128,30 @@ test('emoji.name-case-ignored fails a server that refuses another case of a name
   });
 });
 
+test('a malformed answer fails the rule that reads it, saying what was malformed, rather than ending it in error', async () => {
+  await withReference({}, async (reference) => {
+    // GET /drafts lists every draft with `to: null`.
+    const nulls = await proxy(reference.url, async (req, res, forward) => {
+      const answer = await forward();
+      let body = answer.body;
+      if (req.method === 'GET' && req.url?.startsWith('/api/v1/drafts')) {
+        const parsed = JSON.parse(body);
+        for (const draft of parsed.drafts ?? []) draft.to = null;
+        body = JSON.stringify(parsed);
+      }
+      res.writeHead(answer.status, answer.headers).end(body);
+    });
+    try {
+      const report = await check(reference, 'drafts.created-drafts-read-back', { via: nulls, runs: 3 });
+      const rule = statusOf(report, 'drafts.created-drafts-read-back');
+      assert.is(rule?.status, 'fail', JSON.stringify(rule));
+      assert.match(rule!.message, /GET \/drafts: a malformed answer: drafts\[0\]\.to is null, not a list of integers/);
+    } finally {
+      await nulls.close();
+    }
+  });
+});
+
 test('the synchronization rules are checked, not skipped, when member has drafts of its own: with a user who has none', async () => {
   for (const faulty of [false, true]) {
     const faults = new Set(faulty ? ['drafts.sync-off-deletes-drafts' as const] : []);

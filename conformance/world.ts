@@ -3,6 +3,7 @@
 
 import type { Caller, ParamList, Role } from './client.js';
 import { expect, succeeded, type Context } from './harness.js';
+import { SHAPES } from './shape.js';
 
 export interface Channel {
   readonly id: number;
@@ -12,7 +13,7 @@ export interface Channel {
 async function subscribeTo(context: Context, as: Role, name: string, inviteOnly = false): Promise<Channel> {
   const params = { subscriptions: [{ name, description: 'teamchat-conformance run channel' }], ...(inviteOnly ? { invite_only: true } : {}) };
   succeeded(await context.call(as, 'POST', '/users/me/subscriptions', params), `POST /users/me/subscriptions ${name}`);
-  const list = succeeded(await context.call(as, 'GET', '/users/me/subscriptions'), 'GET /users/me/subscriptions');
+  const list = succeeded(await context.call(as, 'GET', '/users/me/subscriptions'), 'GET /users/me/subscriptions', SHAPES.subscriptions);
   const found = (list.subscriptions as Array<{ stream_id: number; name: string }>).find((sub) => sub.name === name);
   expect(found, `GET /users/me/subscriptions: ${name} is missing after subscribing`);
   return { id: found.stream_id, name };
@@ -31,8 +32,7 @@ export async function createChannel(context: Context, suffix: string, subscriber
 
 export async function send(context: Context, as: Role, to: Channel | number[], content: string, topic = 'flags'): Promise<number> {
   const params = Array.isArray(to) ? { type: 'private', to, content } : { type: 'stream', to: to.id, topic, content };
-  const body = succeeded(await context.call(as, 'POST', '/messages', params), 'POST /messages');
-  expect(Number.isInteger(body.id), `POST /messages: no message id: ${JSON.stringify(body)}`);
+  const body = succeeded(await context.call(as, 'POST', '/messages', params), 'POST /messages', SHAPES.sent);
   return body.id;
 }
 
@@ -46,7 +46,7 @@ export interface Queue {
 export async function registerQueue(context: Context, as: Role, eventTypes: string[] | null, capabilities?: Record<string, boolean>): Promise<Queue> {
   // Zulip 8 requires notification_settings_null in any client_capabilities object; false is its default.
   const client_capabilities = capabilities && { notification_settings_null: false, ...capabilities };
-  const body = succeeded(await context.call(as, 'POST', '/register', { event_types: eventTypes ?? undefined, fetch_event_types: [], client_capabilities }), 'POST /register');
+  const body = succeeded(await context.call(as, 'POST', '/register', { event_types: eventTypes ?? undefined, fetch_event_types: [], client_capabilities }), 'POST /register', SHAPES.register);
   const queue: Queue = {
     id: body.queue_id,
     lastEventId: body.last_event_id ?? -1,
@@ -66,6 +66,7 @@ export async function pollEvents(context: Context, as: Role, queue: Queue, done:
     const body = succeeded(
       await context.call(as, 'GET', '/events', { queue_id: queue.id, last_event_id: queue.lastEventId, dont_block: true }),
       'GET /events',
+      SHAPES.events,
     );
     for (const event of body.events ?? []) {
       queue.lastEventId = Math.max(queue.lastEventId, event.id);
@@ -123,8 +124,7 @@ export function linksToMessage(text: string, messageId: number): boolean {
 }
 
 async function readMessages(context: Context, as: Role, params: Parameters<Context['call']>[3]): Promise<any[]> {
-  const body = succeeded(await context.call(as, 'GET', '/messages', params), 'GET /messages');
-  expect(Array.isArray(body.messages), `GET /messages: no messages list: ${JSON.stringify(body).slice(0, 300)}`);
+  const body = succeeded(await context.call(as, 'GET', '/messages', params), 'GET /messages', SHAPES.messages);
   return body.messages;
 }
 
