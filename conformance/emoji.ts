@@ -105,8 +105,7 @@ async function whoUploads(context: Context): Promise<Role> {
 
 const emojiPath = (name: string) => `/realm/emoji/${encodeURIComponent(name)}`;
 
-let serial = 0;
-const emojiName = (context: Context) => `${context.prefix}e${serial++}`;
+const emojiName = (context: Context) => `${context.prefix}e${context.serial('emoji')}`;
 
 async function upload(context: Context, as: Role, name: string, params: ParamList, multipart = true) {
   const before = await listEmoji(context);
@@ -168,7 +167,7 @@ const mustChecks: Check[] = [
     const as = await whoUploads(context);
     const part = fc.stringMatching(/^[A-Za-z0-9 _-]{0,6}$/);
     await context.property(fc.tuple(part, part), async ([head, tail]) => {
-      const name = `${head}${context.prefix}x${serial++}${tail}`;
+      const name = `${head}${context.prefix}x${context.serial('emoji')}${tail}`;
       const { response, after } = await upload(context, as, name, { file: filePart(png(), 'image/png') });
       try {
         succeeded(response, `an upload named ${JSON.stringify(name)}`);

@@ -61,9 +61,8 @@ async function fieldsWithoutOurs(context: Context): Promise<Listed[]> {
   return listFields(context);
 }
 
-let serial = 0;
 /** A name of the run's: the prefix and a serial, well inside any server's limit. */
-const fieldName = (context: Context) => `${context.prefix} f${serial++}`;
+const fieldName = (context: Context) => `${context.prefix} f${context.serial('field')}`;
 
 /** Options of a List of options field: keyed by identifier, each with text and order strings. */
 const options = fc.uniqueArray(fc.stringMatching(/^[a-z][a-z ]{0,10}[a-z]$/), { minLength: 1, maxLength: 4 })

@@ -89,6 +89,15 @@ export class Context {
     readonly cleanup: Cleanup,
   ) {}
 
+  private readonly serials = new Map<string, number>();
+
+  /** The next number of a kind of name the run makes: the same run makes the same names, whatever ran before it in the process. */
+  serial(kind: string): number {
+    const next = this.serials.get(kind) ?? 0;
+    this.serials.set(kind, next + 1);
+    return next;
+  }
+
   get level(): number {
     return this.probe.featureLevel;
   }

@@ -20,8 +20,7 @@ async function messageToRemind(context: Context, direct: boolean, token: string)
   return direct ? send(context, 'other', [context.probe.users.member.id], `${token} remind me`) : send(context, 'other', await channel(context), `${token} remind me`, 'reminders');
 }
 
-let serial = 0;
-const token = (context: Context) => `${context.prefix}r${serial++}x`;
+const token = (context: Context) => `${context.prefix}r${context.serial('reminder')}x`;
 
 /** Creates a reminder as member; the end of the run deletes it whatever happens. */
 async function remind(context: Context, params: Record<string, unknown>) {

@@ -173,4 +173,25 @@ test('the synchronization rules are checked, not skipped, when member has drafts
   }
 });
 
+// ---- Determinism ---------------------------------------------------------------------------
+
+test('the same seed against the same fresh reference gives the same verdicts and the same counterexample, run after run', async () => {
+  const faults = new Set(['emoji.name-alphabet', 'drafts.channel-draft-needs-one-channel', 'fields.select-options'] as const);
+  const runs: Array<{ verdicts: string[]; examples: string[] }> = [];
+  for (let round = 0; round < 2; round++) {
+    await withReference({ faults }, async (reference) => {
+      const report = await check(reference, '*', { seed: 4242, runs: 8 });
+      const port = new URL(reference.url).port;
+      // The run prefix and the port differ from run to run; nothing else may.
+      const plain = (text: string) => text.replaceAll(report.run_prefix, '{prefix}').replaceAll(port, '{port}');
+      runs.push({
+        verdicts: report.rules.map((rule) => `${rule.id} ${rule.status}`),
+        examples: report.rules.filter((rule) => rule.counterexample).map((rule) => plain(JSON.stringify([rule.message, rule.counterexample!.input, rule.counterexample!.requests]))),
+      });
+    });
+  }
+  assert.ok(runs[0]!.examples.length >= 3, 'the seeded faults were caught');
+  assert.equal(runs[1], runs[0]);
+});
+
 test.run();
