@@ -1,6 +1,8 @@
-// The HTML report in a real browser: Debian's headless Chromium (installed by .ci/run when
-// missing) loads a report from a run with a failure, skips and an error, driven over the
-// DevTools protocol; the test reads the rendered page, works the filters, and keeps a screenshot.
+// The HTML report in a real browser: headless Chromium or Chrome (Debian's chromium, which
+// .ci/run installs when missing, or the browser TEAMCHAT_BROWSER names) loads a report from a run
+// with a failure, skips and an error, driven over the DevTools protocol; the test reads the
+// rendered page, works the filters, and keeps a screenshot. Without a browser the test is
+// skipped, saying so, except under CI=true, where a missing browser is a failure.
 
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,16 @@ import { targetProfile } from '../reference/fixture.js';
 import { html } from './html.js';
 import { runSuite } from './suite.js';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-headless-shell'].find((path) => existsSync(path));
+const CHROMIUM = [
+  process.env.TEAMCHAT_BROWSER, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/chromium-headless-shell',
+  '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/opt/google/chrome/chrome',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium',
+].find((path) => path && existsSync(path));
+const inCI = process.env.CI === 'true';
+const browserTest = CHROMIUM || inCI ? test : test.skip;
+if (!CHROMIUM && !inCI) {
+  process.stdout.write('\n  SKIPPED: the HTML report\'s browser test: no Chromium or Chrome found (apt-get install chromium, or set TEAMCHAT_BROWSER to a browser\'s path)\n');
+}
 const directory = mkdtempSync(join(tmpdir(), 'teamchat-browser-'));
 
 /** A page of headless Chromium, and a way to evaluate in it. */
@@ -65,8 +76,8 @@ async function openPage(url: string) {
   };
 }
 
-test('the HTML report renders in headless Chromium: totals, a failure with its curl line, working filters', async () => {
-  assert.ok(CHROMIUM, 'Chromium is installed (.ci/run installs Debian\'s chromium when missing)');
+browserTest('the HTML report renders in headless Chromium: totals, a failure with its curl line, working filters', async () => {
+  assert.ok(CHROMIUM, 'under CI=true a browser must be there: .ci/run installs Debian\'s chromium when missing');
   const reference = await startReference({ port: 0, faults: new Set(['drafts.channel-draft-needs-one-channel']) });
   let report;
   try {

@@ -1,24 +1,61 @@
-// npm test: runs every compiled *.test.js under dist/ with uvu, then prints the plain
-// "N passed, N failed" line CI reads. uvu exits 0 when no test ran; this does not.
+// npm test: runs every compiled *.test.js under dist/, each in its own process, as many at once
+// as the machine has cores (the longest first), then prints the plain "N passed, N failed" line
+// CI reads. uvu exits 0 when no test ran; this does not. A file that dies before uvu's summary
+// counts as one failure. `node scripts/test.js PATTERN` runs the files whose path matches.
 
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 
-const uvu = new URL('../node_modules/uvu/bin.js', import.meta.url).pathname;
-const pattern = process.argv[2] ?? '\\.test\\.js$';
-const child = spawn(process.execPath, [uvu, 'dist', pattern, '-c', 'false'], { stdio: ['ignore', 'pipe', 'inherit'] });
-let output = '';
-child.stdout.on('data', (chunk) => {
-  output += chunk;
-  process.stdout.write(chunk);
+const root = new URL('../dist/', import.meta.url).pathname;
+const pattern = new RegExp(process.argv[2] ?? '\\.test\\.js$');
+const files = readdirSync(root, { recursive: true }).map(String).filter((file) => file.endsWith('.test.js') && pattern.test(file));
+// The longest first, so that the cores finish together.
+const LONGEST = ['self-faults-zulip', 'self-levels', 'self-faults-alternate', 'proxy', 'cli', 'pack', 'sweep', 'verdicts', 'self.', 'browser', 'zulip-js', 'oracle'];
+const rank = (file) => {
+  const index = LONGEST.findIndex((name) => file.includes(`/${name}`) || file.includes(name));
+  return index < 0 ? LONGEST.length : index;
+};
+files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+
+const totals = { passed: 0, failed: 0, skipped: 0, ran: 0 };
+/** What a test file said it skipped, and why: repeated above the summary. */
+const skips = [];
+const started = Date.now();
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, file)], { env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => {
+      const count = (label) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(output)?.[1] ?? NaN);
+      let [total, passed, skipped] = [count('Total'), count('Passed'), count('Skipped')];
+      if (Number.isNaN(total)) {
+        // Died before its summary: one failure, whatever it had passed.
+        [total, passed, skipped] = [1, 0, 0];
+        output += `\n${file} ended (exit ${code}) without uvu's summary: counted as a failure\n`;
+      }
+      totals.ran += total;
+      totals.passed += passed;
+      totals.failed += total - passed + (code !== 0 && total === passed ? 1 : 0);
+      totals.skipped += skipped || 0;
+      skips.push(...output.split('\n').filter((line) => /^\s*SKIPPED: /.test(line)).map((line) => line.trim()));
+      process.stdout.write(`\n${file} (${((Date.now() - started) / 1000).toFixed(0)} s)\n${output.trim()}\n`);
+      resolve();
+    });
+  });
+}
+
+const queue = [...files];
+const workers = Array.from({ length: Math.min(availableParallelism(), queue.length) }, async () => {
+  while (queue.length > 0) await runFile(queue.shift());
 });
-child.on('close', (code) => {
-  const count = (label) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(output)?.[1] ?? 0);
-  const total = count('Total');
-  const passed = count('Passed');
-  const skipped = count('Skipped');
-  // uvu's Total counts the tests that ran; skipped ones are outside it.
-  const failed = total - passed;
-  console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
-  if (total === 0) console.error('no test ran: that is a failure');
-  process.exit(total === 0 || failed > 0 || code !== 0 ? 1 : 0);
-});
+await Promise.all(workers);
+console.log(`\n${files.length} test files in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+for (const skip of skips) console.log(skip);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+if (totals.ran === 0) console.error('no test ran: that is a failure');
+process.exit(totals.ran === 0 || totals.failed > 0 ? 1 : 0);
