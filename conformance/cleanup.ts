@@ -19,7 +19,9 @@ export class Cleanup {
     try {
       await run();
     } catch (error) {
-      this.problems.push(`${what}: ${(error as Error).message}`);
+      // The same problem met again (a server refusing every delete) is listed once.
+      const problem = `${what}: ${(error as Error).message}`;
+      if (!this.problems.includes(problem)) this.problems.push(problem);
     } finally {
       this.client.cleaningUp--;
     }

@@ -133,6 +133,47 @@ test('a server whose answers lack `result` is checked, and fails general.envelop
   }
 });
 
+test('--help and --version on both bins; --list-rules as text and JSON', async () => {
+  const reference = new URL('../reference/main.js', import.meta.url).pathname;
+  const node = (script: string, args: string[]) => new Promise<{ code: number; stdout: string }>((resolve) => {
+    const child = spawn(process.execPath, [script, ...args]);
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout }));
+  });
+  const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+  for (const [script, name] of [[main, 'teamchat-conformance'], [reference, 'teamchat-reference']] as const) {
+    const help = await node(script, ['--help']);
+    assert.is(help.code, 0);
+    assert.match(help.stdout, /--feature-level|--target/);
+    const shown = await node(script, ['--version']);
+    assert.is(shown.code, 0);
+    assert.is(shown.stdout.trim(), `${name} ${version}`);
+  }
+  const text = await run(['--list-rules']);
+  assert.is(text.code, 0);
+  assert.match(text.stdout, /^drafts\.channel-draft-needs-one-channel +must +1\+ /m);
+  const json = await run(['--list-rules', '--json', '-']);
+  const rules = JSON.parse(json.stdout);
+  assert.ok(rules.some((rule: any) => rule.id === 'fields.name-optional' && rule.severity === 'must'));
+});
+
+test('a loopback target is checked without a rate bound; skipped decisions take one line', async () => {
+  const reference = await startReference({ port: 0 });
+  const profilePath = join(directory, 'loopback.json');
+  writeFileSync(profilePath, JSON.stringify(targetProfile(reference.fixture, reference.url)));
+  const json = join(directory, 'loopback-report.json');
+  try {
+    const result = await run(['--profile', profilePath, '--runs', '2', '--only', 'fields.*', '--json', json]);
+    assert.is(result.code, 0, result.stdout + result.stderr);
+    assert.is(JSON.parse(readFileSync(json, 'utf8')).config.rate, 0);
+    assert.is(result.stdout.match(/--decisions/g)?.length, 1, result.stdout);
+    assert.match(result.stdout, /skip +\d+ decisions .*--decisions to check them/);
+  } finally {
+    await reference.close();
+  }
+});
+
 test('an unreachable target or a refused credential ends the run with exit 2', async () => {
   const reference = await startReference({ port: 0 });
   const profile = targetProfile(reference.fixture, reference.url);

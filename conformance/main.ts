@@ -17,7 +17,8 @@ import { PREFIX_FORM, sweep } from './sweep.js';
 import { explanation, findRule } from './explain.js';
 import { html } from './html.js';
 import { consoleSummary, exitCode, junit } from './report.js';
-import { runSuite, type Expectations } from './suite.js';
+import { runSuite, SUITE_VERSION, type Expectations } from './suite.js';
+import { RULES, type Rule } from './rules.js';
 
 class UsageError extends Error {}
 
@@ -49,9 +50,13 @@ const HELP = `Usage: npm run conformance -- [options]
                        form, tcc and eight hex digits), say what, and exit
   --expect FILE        an expectations file: failures it lists do not fail the run
   --replay PATH        with --seed and --only: replay the counterexample path of a failure
-  --rate N             at most N requests per second (default 20 for --target, none for the
-                       embedded reference; 0: no bound)
+  --rate N             at most N requests per second (default 20 for a remote --target, none
+                       for loopback targets and the embedded reference; 0: no bound)
   --quiet              print only failures, errors and the summary (for CI logs)
+  --verbose            print every skipped decision on a line of its own
+  --list-rules         print the catalog (ID, severity, levels, title) and exit; with --json
+                       FILE (or -), as JSON
+  --version            print the suite's version and exit
   --timeout MS         per-request timeout (default 15000)
   --event-wait MS      how long to wait for an event before deciding it did not come
                        (default 2000 for --target, 300 for the embedded reference)
@@ -157,12 +162,18 @@ async function main(): Promise<number> {
       smoke: { type: 'boolean' }, retries: { type: 'string' }, 'sweep-only': { type: 'boolean' }, explain: { type: 'string' },
       expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
       'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'reference-dialect-seed': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
+      verbose: { type: 'boolean' }, version: { type: 'boolean' }, 'list-rules': { type: 'boolean' },
     },
   });
   if (values.help) {
     process.stdout.write(HELP + '\n');
     return 0;
   }
+  if (values.version) {
+    process.stdout.write(`teamchat-conformance ${SUITE_VERSION}\n`);
+    return 0;
+  }
+  if (values['list-rules']) return listRules(values.json);
   if (values.explain !== undefined) return explain(values.explain);
   const seed = wholeNumber(values.seed, 'seed') ?? Math.floor(Math.random() * 2 ** 31);
   const runs = wholeNumber(values.runs, 'runs') ?? (values.smoke ? 1 : 50);
@@ -181,7 +192,8 @@ async function main(): Promise<number> {
     Object.assign(profile, embedded.profile);
   }
   const credentials = credentialsFrom(profile);
-  const rate = wholeNumber(values.rate, 'rate') ?? (embedded ? 0 : 20);
+  // A bound protects a shared server; one on this machine is checked at full speed.
+  const rate = wholeNumber(values.rate, 'rate') ?? (embedded || isLoopback(target) ? 0 : 20);
   const timeoutMs = wholeNumber(values.timeout, 'timeout') ?? 15_000;
   if (values['sweep-only']) {
     try {
@@ -196,6 +208,14 @@ async function main(): Promise<number> {
     interrupted = true;
     process.stderr.write('\ninterrupted: finishing the current check, then cleaning up (Ctrl-C again to stop at once)\n');
   });
+  // Off a terminal, a line at least every five seconds while one rule runs long.
+  let current: { id: string; index: number; total: number; since: number } | null = null;
+  let skippedDecisions = 0;
+  const ticker = setInterval(() => {
+    if (terminal || values.quiet || current === null || Date.now() - current.since < 5000) return;
+    process.stdout.write(`  …     ${current.id} [${current.index + 1}/${current.total}] still running after ${Math.round((Date.now() - current.since) / 1000)} s\n`);
+  }, 5000);
+  ticker.unref();
   const checked = embedded ? ` (the embedded reference at feature level ${embedded.featureLevel}, ${dialect} dialect${dialectSeed !== undefined ? ` of seed ${dialectSeed}` : ''})` : '';
   process.stdout.write(`teamchat-conformance: checking ${target}${checked} with seed ${seed}, ${runs} runs per property\n`);
   try {
@@ -215,15 +235,23 @@ async function main(): Promise<number> {
       profilePath: values.profile,
       reference: embedded ? { feature_level: embedded.featureLevel, dialect, ...(dialectSeed !== undefined ? { dialect_seed: dialectSeed } : {}) } : null,
       onStart: (id, index, total) => {
+        current = { id, index, total, since: Date.now() };
         if (terminal) process.stdout.write(`\r\x1b[2K  [${index + 1}/${total}] ${id} …`);
       },
       onResult: (result) => {
+        current = null;
         if (terminal) process.stdout.write('\r\x1b[2K');
         if (values.quiet && result.status !== 'fail' && result.status !== 'error') return;
+        if (result.status === 'skip' && result.severity === 'decision' && !values.decisions && !values.verbose) {
+          skippedDecisions++;
+          return;
+        }
         const mark = result.status === 'fail' && result.expected ? 'xfail' : result.flaky ? 'flaky' : result.status;
         process.stdout.write(`  ${paint(mark, mark.padEnd(5))} ${result.id}${result.status === 'skip' ? `: ${result.message}` : ''} (${result.duration_ms} ms, ${result.requests} requests)\n`);
       },
     });
+    clearInterval(ticker);
+    if (skippedDecisions > 0) process.stdout.write(`  skip  ${skippedDecisions} decisions (Zulip's choices where the spec is silent): run with --decisions to check them, --verbose to list them\n`);
     if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2) + '\n');
     if (values.junit) writeFileSync(values.junit, junit(report));
     if (values.html) writeFileSync(values.html, html(report));
@@ -239,6 +267,29 @@ async function main(): Promise<number> {
   } finally {
     embedded?.child.kill('SIGTERM');
   }
+}
+
+/** Whether the target is on this machine (loopback): no rate bound by default. */
+function isLoopback(target: string): boolean {
+  const host = new URL(target).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** --list-rules: the catalog as text, or as JSON to a file (- for stdout). */
+function listRules(json: string | undefined): number {
+  const rules = (RULES as readonly Rule[]).map((rule) => ({ id: rule.id, severity: rule.severity, since: rule.since, ...(rule.before !== undefined ? { before: rule.before } : {}), section: rule.section, title: rule.title }));
+  if (json !== undefined) {
+    const text = JSON.stringify(rules, null, 2) + '\n';
+    if (json === '-') process.stdout.write(text);
+    else writeFileSync(json, text);
+    return 0;
+  }
+  for (const rule of rules) {
+    const levels = rule.before !== undefined ? `${rule.since}–${rule.before - 1}` : `${rule.since}+`;
+    process.stdout.write(`${rule.id.padEnd(52)} ${rule.severity.padEnd(8)} ${levels.padEnd(8)} ${rule.title}\n`);
+  }
+  process.stdout.write(`${rules.length} rules: ${rules.filter((rule) => rule.severity === 'must').length} must, ${rules.filter((rule) => rule.severity === 'decision').length} decisions\n`);
+  return 0;
 }
 
 /** How the user started the suite, as a replay line should start: the npm script, the installed bin, or node. */

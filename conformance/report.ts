@@ -143,6 +143,10 @@ export function consoleSummary(report: Report): string {
   for (const [area, counts] of areas) {
     lines.push(`${area.padEnd(20)} ${[counts.pass, counts.fail, counts.skip, counts.error, counts.xfail].map((n) => String(n).padStart(5)).join(' ')}`);
   }
+  const broken = report.rules.filter((rule) => rule.status === 'fail' && !rule.expected || rule.status === 'error');
+  if (broken.length >= 5 && report.summary.pass === 0) {
+    lines.push('', `every rule that ran failed or ended in error (${broken.length}): the server may be failing every request; the first said: ${broken[0]!.message.slice(0, 200)}`);
+  }
   if (report.cleanup.problems.length > 0) {
     lines.push('', 'cleanup problems (not rule results):', ...report.cleanup.problems.map((problem) => `  ${problem}`));
   }

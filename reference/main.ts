@@ -2,7 +2,7 @@
 // npm start -- [--host H] [--port P] [--feature-level N] [--fixture FILE] [--profile-out FILE]
 //              [--dialect zulip|alternate|random] [--dialect-seed N] [--max-emoji-file-size-mib N]
 
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DIALECTS, type Dialect } from './dialect.js';
 import { faultsFromEnvironment } from './faults.js';
@@ -10,8 +10,25 @@ import { readFixture, targetProfile } from './fixture.js';
 import { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './levels.js';
 import { startReference } from './server.js';
 
+const HELP = `Usage: npm start -- [options]   (installed: teamchat-reference [options])
+
+  --host H                     interface to bind (default 127.0.0.1)
+  --port P                     port; 0 picks a free one (default 9991)
+  --feature-level N            behave as a server at feature level N (${MIN_FEATURE_LEVEL}–${MAX_FEATURE_LEVEL}; default ${MAX_FEATURE_LEVEL})
+  --fixture FILE               the organization to boot with (default fixtures/organization.json)
+  --profile-out FILE           write the target profile of the booted fixture
+  --dialect NAME               zulip (Zulip's choices where the spec is silent; default), alternate
+                               (every such choice made otherwise) or random (each drawn by --dialect-seed)
+  --dialect-seed N             the random dialect's seed (default 0)
+  --max-emoji-file-size-mib N  MAX_EMOJI_FILE_SIZE_MIB (default 5)
+  --help, --version
+
+Seeded faults for the suite's self-test: TEAMCHAT_FAULTS=rule.id,rule.id
+Once listening it prints one line with its base URL; SIGINT and SIGTERM end it with exit code 0.
+`;
+
 function fail(message: string): never {
-  process.stderr.write(`reference: ${message}\n`);
+  process.stderr.write(`reference: ${message}\n\n${HELP}`);
   process.exit(2);
 }
 
@@ -34,10 +51,20 @@ async function main() {
         dialect: { type: 'string' },
         'dialect-seed': { type: 'string' },
         'max-emoji-file-size-mib': { type: 'string' },
+        help: { type: 'boolean' },
+        version: { type: 'boolean' },
       },
     }));
   } catch (error) {
     fail((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  if (values.version) {
+    process.stdout.write(`teamchat-reference ${JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version}\n`);
+    process.exit(0);
   }
   const featureLevel = integerOption(values['feature-level'], 'feature-level', MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL, MAX_FEATURE_LEVEL);
   const port = integerOption(values.port, 'port', 9991, 0, 65535);

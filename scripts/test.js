@@ -26,7 +26,7 @@ const started = Date.now();
 
 function runFile(file) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, file)], { env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, file)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
