@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { targetProfile } from '../reference/fixture.js';
 import { startReference } from '../reference/server.js';
 import { Client, HarnessError, curlLine } from './client.js';
+import { png } from './emoji.js';
 
 const credentials = { admin: { email: 'a@x', api_key: 'A'.repeat(32) }, member: { email: 'm@x', api_key: 'M'.repeat(32) }, other: { email: 'o@x', api_key: 'O'.repeat(32) } };
 
@@ -20,6 +21,31 @@ async function tinyServer(answer: (count: number) => [number, Record<string, str
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(resolve)), count: () => count };
 }
+
+test('curl lines run as printed: an upload makes its file first, byte for byte; a POST without a body stays a POST', async () => {
+  const server = await tinyServer(() => [200, {}, '{"result":"success","msg":""}']);
+  const client = new Client(server.url, credentials, { rate: 0, timeoutMs: 2000 });
+  try {
+    client.startRecording();
+    const padded = png(3000);
+    await client.call('member', 'POST', '/realm/emoji/x', { file: { file: true, filename: 'emoji.png', type: 'image/png', data: padded } });
+    await client.call('member', 'POST', '/reminders');
+    const [upload, empty] = client.stopRecording().map(curlLine);
+    const [make, curl] = upload!.split(' && ');
+    assert.match(curl!, /-F 'file=@\/tmp\/teamchat-file-3000\.png;filename=emoji\.png;type=image\/png'$/);
+    const made = await new Promise<Buffer>((resolve) => {
+      const shell = spawn('bash', ['-c', make!.replace(/ > \S+$/, '')]);
+      const chunks: Buffer[] = [];
+      shell.stdout.on('data', (chunk) => chunks.push(chunk));
+      shell.on('close', () => resolve(Buffer.concat(chunks)));
+    });
+    assert.ok(made.equals(padded), `the line made ${made.length} bytes, not the ${padded.length} uploaded`);
+    assert.match(empty!, /^curl -sS -X POST /);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+});
 
 test('a 429 is waited out as Retry-After says, then the request is made again', async () => {
   const server = await tinyServer((n) => (n === 1 ? [429, { 'retry-after': '0.2' }, '{"result":"error","code":"RATE_LIMIT_HIT"}'] : [200, {}, '{"result":"success"}']));

@@ -47,6 +47,8 @@ export interface Exchange {
   readonly url: string;
   readonly form: ReadonlyArray<readonly [string, string]>;
   readonly multipart?: boolean;
+  /** The file parts' bytes, by field name, so that a curl line can make the file (never in JSON reports). */
+  readonly files?: Readonly<Record<string, FilePart>>;
   readonly status: number;
   readonly body: unknown;
 }
@@ -202,7 +204,10 @@ export class Client {
       }
       // A real key given by the run (a created user's) is kept out of every record.
       const shownAs = as !== null && typeof as === 'object' && as.shown !== undefined ? { ...as, api_key: as.shown } : as;
-      const exchange = { as: shownAs, method, url: this.baseUrl.replace(/\/$/, '') + apiPath, form, multipart, status: response.status, body: withoutApiKeys(response.body) ?? response.text };
+      const files = multipart ? filesOf(params) : undefined;
+      const exchange: Exchange = { as: shownAs, method, url: this.baseUrl.replace(/\/$/, '') + apiPath, form, multipart, status: response.status, body: withoutApiKeys(response.body) ?? response.text };
+      // Not enumerable: a JSON report keeps the description of a file, not its bytes.
+      if (files) Object.defineProperty(exchange, 'files', { value: files, enumerable: false });
       this.recording?.push(exchange);
       this.history.push(exchange);
       if (this.history.length > 16) this.history.shift();
@@ -239,6 +244,10 @@ export class Client {
   close(): Promise<void> {
     return this.pool.close();
   }
+}
+
+function filesOf(params: ParamList): Record<string, FilePart> {
+  return Object.fromEntries(Object.entries(params).filter((entry): entry is [string, FilePart] => isFile(entry[1])));
 }
 
 /** A response body as records keep it: any api_key it carries redacted. */
@@ -288,7 +297,8 @@ const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 /** A curl command that repeats the exchange; credentials are environment variables. */
 export function curlLine(exchange: Exchange): string {
   const parts = ['curl', '-sS'];
-  if (exchange.method !== 'GET' && exchange.method !== 'POST') parts.push('-X', exchange.method);
+  // curl sends a GET unless given data: a POST without a body says so.
+  if (exchange.method !== 'GET' && (exchange.method !== 'POST' || exchange.form.length === 0)) parts.push('-X', exchange.method);
   if (exchange.method === 'GET' && exchange.form.length > 0) parts.push('-G');
   if (typeof exchange.as === 'string') {
     const name = ENV_NAMES[exchange.as];
@@ -300,14 +310,40 @@ export function curlLine(exchange: Exchange): string {
     parts.push('-u', `"${user}:${shown ?? api_key}"`);
   }
   parts.push(shellQuote(exchange.url));
+  const making: string[] = [];
   for (const [name, value] of exchange.form) {
     if (exchange.multipart) {
-      parts.push('-F', shellQuote(`${name}=${value.replace(/ \(\d+ bytes\)$/, '')}`));
+      const file = exchange.files?.[name];
+      if (file) {
+        const path = `/tmp/teamchat-${name}-${file.data.length}.${file.filename.split('.').pop() === file.filename ? 'bin' : file.filename.split('.').pop()}`;
+        making.push(`${makeFile(file.data)} > ${path}`);
+        parts.push('-F', shellQuote(`${name}=@${path};filename=${file.filename};type=${file.type}`));
+      } else {
+        parts.push('-F', shellQuote(`${name}=${value.replace(/ \(\d+ bytes\)$/, '')}`));
+      }
       continue;
     }
     // A value the shell cannot carry (NUL, control characters) goes percent-encoded.
     if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)) parts.push('--data-raw', shellQuote(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`));
     else parts.push('--data-urlencode', shellQuote(`${name}=${value}`));
   }
-  return parts.join(' ');
+  return [...making, parts.join(' ')].join(' && ');
+}
+
+/**
+ * A shell command that writes these bytes to standard output: base64 of them, or, around a long
+ * run of one byte (a padded image), base64 of what comes before and after and the run made by head.
+ */
+function makeFile(data: Buffer): string {
+  const b64 = (bytes: Buffer) => (bytes.length === 0 ? '' : `echo ${bytes.toString('base64')} | base64 -d; `);
+  let best = { at: 0, length: 0 };
+  for (let at = 0; at < data.length;) {
+    let end = at;
+    while (end < data.length && data[end] === data[at]) end++;
+    if (end - at > best.length) best = { at, length: end - at };
+    at = end;
+  }
+  if (best.length < 1024) return `{ ${b64(data)}}`;
+  const byte = data[best.at]!.toString(8).padStart(3, '0');
+  return `{ ${b64(data.subarray(0, best.at))}head -c ${best.length} /dev/zero | tr '\\000' '\\${byte}'; ${b64(data.subarray(best.at + best.length))}}`;
 }

@@ -133,7 +133,7 @@ export class Context {
    * Runs a fast-check property against the target. A failure is shrunk, then its smallest
    * input is run once more to record the requests that show it.
    */
-  async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs = this.options.runs): Promise<void> {
+  async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs = this.options.runs, labels?: readonly string[]): Promise<void> {
     const parameters: fc.Parameters<[T]> = { seed: this.options.seed, numRuns: runs };
     if (this.options.replayPath) Object.assign(parameters, { path: this.options.replayPath, endOnFailure: true });
     // A harness or network problem, or a server error, ends the property at once: nothing to
@@ -165,13 +165,80 @@ export class Context {
     const message = replayed instanceof Violation ? replayed.message : error.message;
     throw new Violation(message, {
       // The run prefix differs from run to run; the input is shown without it.
-      input: fc.stringify(value).replaceAll(this.prefix, '{prefix}'),
+      input: readable(value, labels ?? labelsOf(predicate)).replaceAll(this.prefix, '{prefix}'),
       seed: details.seed,
       path: details.counterexamplePath,
       requests: exchanges.map(curlLine),
       exchanges,
     });
   }
+}
+
+// ---- Counterexamples a person reads ------------------------------------------------------------
+
+const LONG = 60;
+
+/**
+ * A generated value as a person reads it: JSON-like, a tuple with labels as a record, long
+ * strings cut with their length, no `undefined`, bytes as their count, a model-based sequence
+ * as the story its commands tell (without fast-check's replay path).
+ */
+export function readable(value: unknown, labels?: readonly string[]): string {
+  if (labels && Array.isArray(value) && value.length === labels.length && labels.length > 1) {
+    return `{ ${labels.map((label, index) => `${label}: ${readable(value[index])}`).join(', ')} }`;
+  }
+  if (labels?.length === 1 && !/^[[{]/.test(labels[0]!)) return `{ ${labels[0]}: ${readable(value)} }`;
+  if (value === undefined) return '(absent)';
+  if (typeof value === 'string') {
+    const length = [...value].length;
+    return length > LONG ? `${JSON.stringify([...value].slice(0, 24).join(''))}… (${length} characters)` : JSON.stringify(value);
+  }
+  if (typeof value === 'function') return `(a function${value.name ? ` ${value.name}` : ''})`;
+  if (value === null || typeof value !== 'object') return String(value);
+  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return `(${value.length} bytes)`;
+  if (Array.isArray(value)) return `[${value.map((item) => readable(item)).join(', ')}]`;
+  if (typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function') {
+    // fast-check's commands: each says what it did.
+    return [...(value as Iterable<unknown>)].map((command) => String(command)).join('; ');
+  }
+  if (value.toString !== Object.prototype.toString) return String(value);
+  const entries = Object.entries(value).filter(([, item]) => item !== undefined);
+  return `{ ${entries.map(([key, item]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${readable(item)}`).join(', ')} }`;
+}
+
+/**
+ * The names a property gives its input, read from its parameter: `async ([kind, topic]) =>`
+ * labels a tuple kind and topic, `async (direct) =>` a value direct. A nested pattern is its own
+ * label; an object pattern needs none (the object has its keys).
+ */
+export function labelsOf(predicate: (value: never) => unknown): string[] | undefined {
+  const source = predicate.toString();
+  const open = source.indexOf('(');
+  if (open < 0) return undefined;
+  let depth = 0;
+  let close = open;
+  for (; close < source.length; close++) {
+    if ('([{'.includes(source[close]!)) depth++;
+    if (')]}'.includes(source[close]!) && --depth === 0) break;
+  }
+  const parameter = source.slice(open + 1, close).trim();
+  if (/^[A-Za-z_$][\w$]*$/.test(parameter)) return [parameter];
+  if (!parameter.startsWith('[') || !parameter.endsWith(']')) return undefined;
+  const parts: string[] = [];
+  let part = '';
+  depth = 0;
+  for (const character of parameter.slice(1, -1)) {
+    if ('([{'.includes(character)) depth++;
+    if (')]}'.includes(character)) depth--;
+    if (character === ',' && depth === 0) {
+      parts.push(part.trim());
+      part = '';
+    } else {
+      part += character;
+    }
+  }
+  parts.push(part.trim());
+  return parts.map((name) => name.replace(/\s*=.*$/s, '').replace(/^\.\.\./, '').replace(/\s+/g, ' ') || '_');
 }
 
 // ---- Assertions on responses -------------------------------------------------------------
@@ -267,7 +334,8 @@ export async function runCheck(check: Check, context: Context): Promise<RuleResu
   } catch (error) {
     if (error instanceof Violation) {
       result.status = 'fail';
-      result.message = error.message;
+      // JavaScript's word for a missing value is not the reader's.
+      result.message = error.message.replace(/\bundefined\b/g, '(absent)');
       const recent = context.client.takeHistory();
       result.counterexample = error.counterexample ?? { input: null, seed: context.options.seed, path: null, requests: recent.map(curlLine), exchanges: recent };
     } else if (error instanceof Skip) {

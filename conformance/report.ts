@@ -88,13 +88,19 @@ export function junit(report: Report): string {
   return lines.join('\n');
 }
 
+const elide = (text: string, most: number) => (text.length > most ? `${text.slice(0, most)}… (${text.length} characters)` : text);
+
 export function describeFailure(rule: RuleResult): string {
   const lines = [`${rule.id} (${rule.severity}, ${rule.section})`, `  ${rule.title}`, `  ${rule.message}`];
   const example = rule.counterexample;
   if (example) {
     if (example.input !== null) lines.push(`  counterexample: ${example.input}`);
-    lines.push('  requests:');
-    for (const request of example.requests) lines.push(`    ${request}`);
+    lines.push('  requests, each with its answer:');
+    example.requests.forEach((request, index) => {
+      lines.push(`    ${request}`);
+      const exchange = example.exchanges?.[index];
+      if (exchange) lines.push(`      → ${exchange.status} ${elide(typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body), 200)}`);
+    });
   }
   if (rule.expected) lines.push('  (expected: the expectations file lists this failure)');
   return lines.join('\n');
