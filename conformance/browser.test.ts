@@ -99,7 +99,7 @@ browserTest('the HTML report renders in headless Chromium: totals, a failure wit
   const page = await openPage(`file://${file}`);
   try {
     const totals = await page.evaluate(`document.querySelector('#totals').innerText`);
-    assert.match(totals, new RegExp(`${report.summary.pass} pass\\s*1 fail\\s*${report.summary.skip} skip\\s*1 error`));
+    assert.match(totals, new RegExp(`${report.summary.pass} pass\\s*1 fail\\s*${report.summary.skip} skip\\s*1 error`), totals);
     const curl = await page.evaluate(`document.querySelector('#drafts\\\\.channel-draft-needs-one-channel pre.curl').innerText`);
     assert.match(curl, /^curl -sS -u "\$TEAMCHAT_MEMBER_EMAIL:\$TEAMCHAT_MEMBER_API_KEY" /);
     const visible = () => page.evaluate(`[...document.querySelectorAll('tr[data-status]')].filter((row) => row.offsetParent !== null).map((row) => row.dataset.status)`);

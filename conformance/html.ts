@@ -60,8 +60,8 @@ export function html(report: Report): string {
 <title>teamchat-conformance: ${escape(report.target)}</title><style>${STYLE}</style></head>
 <body>
 <h1>teamchat-conformance report</h1>
-<p>Target <code>${escape(report.target)}</code>, feature level <strong>${escape(report.feature_level)}</strong> (${escape(report.zulip_version)}), seed <code>${report.seed}</code>, ${report.runs} runs per property${report.decisions ? ', with decisions' : ''}${report.smoke ? ', smoke' : ''}; ${report.requests} requests in ${(report.duration_ms / 1000).toFixed(1)} s; run prefix <code>${escape(report.run_prefix)}</code>.</p>
-<p class="totals" id="totals"><span class="pass">${s.pass} pass</span><span class="fail">${s.fail} fail</span><span class="skip">${s.skip} skip</span><span class="error">${s.error} error</span></p>
+<p>Target <code>${escape(report.target)}</code>${report.reference ? ` (the embedded reference, ${escape(report.reference.dialect)} dialect${report.reference.dialect_seed !== undefined ? ` of seed ${report.reference.dialect_seed}` : ''})` : ''}, feature level <strong>${escape(report.feature_level)}</strong> (${escape(report.zulip_version)}), seed <code>${report.seed}</code>, ${report.runs} runs per property${report.decisions ? ', with decisions' : ''}${report.smoke ? ', smoke' : ''}; ${report.requests} requests in ${(report.duration_ms / 1000).toFixed(1)} s; run prefix <code>${escape(report.run_prefix)}</code>.</p>
+<p class="totals" id="totals"><span class="pass">${s.pass} pass</span><span class="fail">${s.fail} fail</span><span class="skip">${s.skip} skip</span><span class="error">${s.error} error</span>${s.xfail ? `<span class="skip">${s.xfail} xfail</span>` : ''}</p>
 <p class="filters">Show: ${['all', 'pass', 'fail', 'skip', 'error'].map((status) => `<button type="button" data-status="${status}" aria-pressed="${status === 'all'}">${status}</button>`).join('')}</p>
 ${areas.map((area) => `<h2>${escape(area)}</h2>
 <table><thead><tr><th>status</th><th>rule</th><th>severity</th><th>rule, or why skipped</th><th>requests</th></tr></thead><tbody>
@@ -72,7 +72,7 @@ ${problems.length ? problems.map((rule) => failure(report, rule)).join('\n') : '
 <h2>Cleanup</h2>
 <p>Swept at the end: ${report.cleanup.swept.length ? `</p><ul>${report.cleanup.swept.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'nothing was left.</p>'}
 <p>Problems: ${report.cleanup.problems.length ? `</p><ul>${report.cleanup.problems.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'none.</p>'}
-<p class="muted">Configuration (credentials redacted): <code>${escape(JSON.stringify(report.config))}</code></p>
+<p class="muted">teamchat-conformance ${escape(report.suite_version)}, started ${escape(report.started_at)}. Configuration (credentials redacted): <code>${escape(JSON.stringify(report.config))}</code></p>
 <script>${SCRIPT}</script>
 </body></html>
 `;
