@@ -1,16 +1,73 @@
 // Removing what the run created and putting back what it changed: at the end of the run, also
 // after a failure or an interrupt. A cleanup problem is reported apart, never as a rule result.
+// What the run changes is written to a journal as it goes, so that a run killed outright can be
+// undone by another (--undo FILE).
+
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ParamList, Role } from './client.js';
+
+/** A request that puts something back, as the journal keeps it. */
+export interface PutBack {
+  readonly as: Role;
+  readonly method: string;
+  readonly path: string;
+  readonly params: ParamList;
+}
+
+export type JournalLine =
+  | { readonly run: string; readonly target: string; readonly started: string }
+  | { readonly step: number; readonly what: string; readonly request: PutBack }
+  | { readonly done: number }
+  | { readonly finished: string };
+
+/** The run's journal: one JSON line per change to put back, and one when it was put back. */
+export class Journal {
+  private steps = 0;
+
+  constructor(readonly path: string, run: string, target: string) {
+    writeFileSync(path, JSON.stringify({ run, target, started: new Date().toISOString() }) + '\n');
+  }
+
+  step(what: string, request: PutBack): number {
+    this.write({ step: ++this.steps, what, request });
+    return this.steps;
+  }
+
+  write(line: JournalLine): void {
+    appendFileSync(this.path, JSON.stringify(line) + '\n');
+  }
+}
+
+/** What a journal says is left to put back, the last change first, and which run wrote it. */
+export function pendingIn(path: string): { run: string; target: string; pending: Array<{ what: string; request: PutBack }>; finished: boolean } {
+  const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
+  const head = lines[0];
+  if (!head || typeof head.run !== 'string') throw new Error(`${path} is not a journal of teamchat-conformance`);
+  const done = new Set(lines.filter((line) => typeof line.done === 'number').map((line) => line.done));
+  const pending = lines.filter((line) => typeof line.step === 'number' && !done.has(line.step)).map((line) => ({ what: line.what, request: line.request as PutBack })).reverse();
+  return { run: head.run, target: head.target, pending, finished: lines.some((line) => typeof line.finished === 'string') };
+}
 
 export class Cleanup {
   private readonly steps: Array<{ what: string; run: () => Promise<unknown> }> = [];
   readonly problems: string[] = [];
 
   /** The client, told while a step runs, so that it may retry a DELETE as it retries a GET. */
-  constructor(private readonly client: { cleaningUp: number } = { cleaningUp: 0 }) {}
+  constructor(
+    private readonly client: { cleaningUp: number } = { cleaningUp: 0 },
+    private readonly journal: Journal | null = null,
+  ) {}
 
-  /** Registers a step for the end of the run; the last registered runs first. */
-  atEnd(what: string, run: () => Promise<unknown>): void {
-    this.steps.push({ what, run });
+  /**
+   * Registers a step for the end of the run; the last registered runs first. A step that puts
+   * back a change made through the API says so by its request, which the journal keeps.
+   */
+  atEnd(what: string, run: () => Promise<unknown>, request?: PutBack): void {
+    const step = request && this.journal?.step(what, request);
+    this.steps.push({ what, run: step ? async () => {
+      await run();
+      this.journal!.write({ done: step });
+    } : run });
   }
 
   /** Runs a step now; a problem is noted, not thrown. */
@@ -32,5 +89,6 @@ export class Cleanup {
       const step = this.steps.pop()!;
       await this.now(step.what, step.run);
     }
+    this.journal?.write({ finished: new Date().toISOString() });
   }
 }

@@ -1,7 +1,7 @@
 // The conformance CLI as a user runs it: the embedded reference, reports, exit codes, replay.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -169,6 +169,38 @@ test('a loopback target is checked without a rate bound; skipped decisions take 
     assert.is(JSON.parse(readFileSync(json, 'utf8')).config.rate, 0);
     assert.is(result.stdout.match(/--decisions/g)?.length, 1, result.stdout);
     assert.match(result.stdout, /skip +\d+ decisions .*--decisions to check them/);
+  } finally {
+    await reference.close();
+  }
+});
+
+test('a run killed outright is undone from its journal: defaults and settings put back, its objects swept', async () => {
+  const reference = await startReference({ port: 0 });
+  const { realm } = reference;
+  const snapshot = () => JSON.stringify({ defaults: realm.userSettingsDefaults, settings: [...realm.users.values()].map((user) => user.settings) });
+  const before = snapshot();
+  const profilePath = join(directory, 'killed.json');
+  writeFileSync(profilePath, JSON.stringify(targetProfile(reference.fixture, reference.url)));
+  const journal = join(directory, 'killed.journal.jsonl');
+  try {
+    // Killed (SIGKILL: no cleanup at all) once it has changed the defaults and made a channel.
+    const child = spawn(process.execPath, [main, '--profile', profilePath, '--only', 'defaults.*', '--runs', '20', '--journal', journal]);
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        const changed = JSON.stringify(realm.userSettingsDefaults) !== JSON.stringify(JSON.parse(before).defaults);
+        if (changed && existsSync(journal) && readFileSync(journal, 'utf8').includes('"step"')) {
+          clearInterval(timer);
+          child.kill('SIGKILL');
+          resolve();
+        }
+      }, 5);
+    });
+    await new Promise((resolve) => child.once('close', resolve));
+    assert.is.not(snapshot(), before, 'the killed run left the defaults changed');
+    const undone = await run(['--profile', profilePath, '--undo', journal]);
+    assert.is(undone.code, 0, undone.stdout + undone.stderr);
+    assert.match(undone.stdout, /done: restore the organization's settings defaults/);
+    assert.is(snapshot(), before);
   } finally {
     await reference.close();
   }

@@ -124,12 +124,9 @@ export async function readDefaults(context: Context): Promise<Record<string, unk
 function originalDefaults(context: Context): Promise<Record<string, unknown>> {
   return context.memo('defaults-original', async () => {
     const original = await readDefaults(context);
-    context.cleanup.atEnd('restore the organization\'s settings defaults', async () => {
-      const restore: ParamList = {};
-      for (const setting of settingsAt(context.level)) if (setting.name in original) restore[setting.name] = original[setting.name] as Value;
-      const response = await context.call('admin', 'PATCH', '/realm/user_settings_defaults', restore);
-      if (response.body?.result !== 'success') throw new Error(`PATCH /realm/user_settings_defaults: ${response.status} ${response.text.slice(0, 200)}`);
-    });
+    const restore: ParamList = {};
+    for (const setting of settingsAt(context.level)) if (setting.name in original) restore[setting.name] = original[setting.name] as Value;
+    context.putBack('restore the organization\'s settings defaults', { as: 'admin', method: 'PATCH', path: '/realm/user_settings_defaults', params: restore });
     return original;
   });
 }

@@ -179,7 +179,7 @@ async function withSynchronizationSetting(context: Context, as: Role) {
   const set = async (value: boolean) => {
     succeeded(await context.call(as, 'PATCH', '/settings', { enable_drafts_synchronization: value }), `PATCH /settings enable_drafts_synchronization=${value}`);
     restored = value === original;
-    if (!restored) context.cleanup.atEnd(`restore ${as}'s enable_drafts_synchronization=${original}`, () => context.call(as, 'PATCH', '/settings', { enable_drafts_synchronization: original }));
+    if (!restored) context.putBack(`restore ${as}'s enable_drafts_synchronization=${original}`, { as, method: 'PATCH', path: '/settings', params: { enable_drafts_synchronization: original } });
   };
   return { as, original, set, isRestored: () => restored };
 }

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { ruleAppliesAt, ruleById, type Rule, type RuleId } from './rules.js';
 import { Client, HarnessError, ServerError, curlLine, type Caller, type Exchange, type Response } from './client.js';
-import type { Cleanup } from './cleanup.js';
+import type { Cleanup, PutBack } from './cleanup.js';
 import type { Probe } from './probe.js';
 import { mismatch, type Shape } from './shape.js';
 
@@ -112,6 +112,14 @@ export class Context {
     if (!this.options.smoke || items.length <= count) return [...items];
     const start = this.options.seed % items.length;
     return Array.from({ length: count }, (_, index) => items[(start + index) % items.length]!);
+  }
+
+  /** At the end of the run, puts a change back with this request; the journal keeps it until then. */
+  putBack(what: string, request: PutBack): void {
+    this.cleanup.atEnd(what, async () => {
+      const response = await this.call(request.as, request.method, request.path, request.params);
+      if (response.body?.result !== 'success') throw new Error(`${request.method} ${request.path}: ${response.status} ${response.text.slice(0, 200)}`);
+    }, request);
   }
 
   /** Set-up shared by several checks, made once per run; a failed set-up is retried by the next. */

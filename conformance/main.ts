@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { Cleanup } from './cleanup.js';
+import { Cleanup, pendingIn } from './cleanup.js';
 import { Client, ROLES, type Credentials, type Role } from './client.js';
 import { ProbeFailure, probeTarget } from './probe.js';
 import { PREFIX_FORM, sweep } from './sweep.js';
@@ -48,6 +48,12 @@ const HELP = `Usage: npm run conformance -- [options]
                        the rule's seeded fault), and exit
   --sweep-only         remove what earlier runs left (anything named with the suite's prefix
                        form, tcc and eight hex digits), say what, and exit
+  --journal FILE       where the run writes what it changes, as it goes, for --undo (default:
+                       next to --json/--junit/--html, else in the temporary directory; none for
+                       the embedded reference)
+  --undo FILE          put back what the run that wrote the journal FILE changed and left
+                       (settings, defaults, channels, reminders), sweep what it created, say what,
+                       and exit; against the journal's target unless --target says otherwise
   --expect FILE        an expectations file: failures it lists do not fail the run
   --replay PATH        with --seed and --only: replay the counterexample path of a failure
   --rate N             at most N requests per second (default 20 for a remote --target, none
@@ -159,7 +165,7 @@ async function main(): Promise<number> {
     options: {
       target: { type: 'string' }, profile: { type: 'string' }, seed: { type: 'string' }, runs: { type: 'string' },
       only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, html: { type: 'string' }, decisions: { type: 'boolean' },
-      smoke: { type: 'boolean' }, retries: { type: 'string' }, 'sweep-only': { type: 'boolean' }, explain: { type: 'string' },
+      smoke: { type: 'boolean' }, retries: { type: 'string' }, 'sweep-only': { type: 'boolean' }, explain: { type: 'string' }, journal: { type: 'string' }, undo: { type: 'string' },
       expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
       'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'reference-dialect-seed': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
       verbose: { type: 'boolean' }, version: { type: 'boolean' }, 'list-rules': { type: 'boolean' },
@@ -181,6 +187,7 @@ async function main(): Promise<number> {
   const expectations = values.expect ? readJson<Expectations>(values.expect, 'expectations file') : null;
   if (expectations) checkExpectations(expectations, values.expect!);
   const profile: Profile = values.profile ? readJson<Profile>(values.profile, 'profile') : {};
+  if (values.undo !== undefined) return undo(values.undo, values.target ?? process.env.TEAMCHAT_TARGET ?? profile.base_url, profile, wholeNumber(values.rate, 'rate'));
   let target = values.target ?? process.env.TEAMCHAT_TARGET ?? profile.base_url;
   let embedded: EmbeddedReference | null = null;
   const dialect = values['reference-dialect'] ?? 'zulip';
@@ -202,6 +209,9 @@ async function main(): Promise<number> {
       embedded?.child.kill('SIGTERM');
     }
   }
+  const reportFile = values.json ?? values.junit ?? values.html;
+  const journal = values.journal ?? (embedded ? undefined : reportFile ? `${reportFile}.journal.jsonl` : join(tmpdir(), `teamchat-conformance-${Date.now()}.journal.jsonl`));
+  if (journal) process.stdout.write(`teamchat-conformance: what this run changes is written to ${journal} as it goes; if the run is killed, --undo ${journal} puts it back\n`);
   let interrupted = false;
   process.on('SIGINT', () => {
     if (interrupted) process.exit(130);
@@ -232,6 +242,7 @@ async function main(): Promise<number> {
       retries: wholeNumber(values.retries, 'retries') ?? 0,
       interrupted: () => interrupted,
       command: invokedAs(),
+      journal,
       profilePath: values.profile,
       reference: embedded ? { feature_level: embedded.featureLevel, dialect, ...(dialectSeed !== undefined ? { dialect_seed: dialectSeed } : {}) } : null,
       onStart: (id, index, total) => {
@@ -326,6 +337,38 @@ async function explain(id: string): Promise<number> {
     failing: failing?.status === 'fail' && fault ? { message: failing.message, exchanges: failing.counterexample?.exchanges ?? [], fault } : null,
   }) + '\n');
   return 0;
+}
+
+/** --undo FILE: puts back what the journal's run left, the last change first, sweeps its prefix, and says what. */
+async function undo(file: string, given: string | undefined, profile: Profile, rate: number | undefined): Promise<number> {
+  let journal: ReturnType<typeof pendingIn>;
+  try {
+    journal = pendingIn(file);
+  } catch (error) {
+    throw new UsageError(`cannot read the journal ${file}: ${(error as Error).message}`);
+  }
+  const target = given ?? journal.target;
+  const client = new Client(target, credentialsFrom(profile), { rate: rate ?? (isLoopback(target) ? 0 : 20), timeoutMs: 15_000 });
+  const cleanup = new Cleanup(client);
+  try {
+    await probeTarget(client, { createUsers: false });
+    process.stdout.write(`teamchat-conformance: undoing run ${journal.run} on ${target}${journal.finished ? ' (it finished: only what it could not put back is left)' : ' (it did not finish)'}\n`);
+    for (const { what, request } of journal.pending) {
+      const before = cleanup.problems.length;
+      await cleanup.now(what, async () => {
+        const response = await client.call(request.as, request.method, request.path, request.params);
+        if (response.body?.result !== 'success') throw new Error(`${request.method} ${request.path}: ${response.status} ${response.text.slice(0, 200)}`);
+      });
+      process.stdout.write(`  ${cleanup.problems.length === before ? 'done' : 'failed'}: ${what}\n`);
+    }
+    const removed = await sweep(client, cleanup, (text) => text.includes(journal.run));
+    for (const what of removed) process.stdout.write(`  removed ${what}\n`);
+    for (const problem of cleanup.problems) process.stdout.write(`  problem: ${problem}\n`);
+    process.stdout.write(`${journal.pending.length} changes put back, ${removed.length} objects removed, ${cleanup.problems.length} problems\n`);
+    return cleanup.problems.length > 0 ? 1 : 0;
+  } finally {
+    await client.close();
+  }
 }
 
 /** --sweep-only: removes what earlier runs left, by the suite's prefix form, and says what. */

@@ -26,7 +26,7 @@ const token = (context: Context) => `${context.prefix}r${context.serial('reminde
 async function remind(context: Context, params: Record<string, unknown>) {
   const response = await context.call('member', 'POST', '/reminders', params as never);
   const id = response.body?.reminder_id;
-  if (Number.isInteger(id)) context.cleanup.atEnd(`delete reminder ${id}`, () => context.call('member', 'DELETE', `/reminders/${id}`));
+  if (Number.isInteger(id)) context.cleanup.atEnd(`delete reminder ${id}`, () => context.call('member', 'DELETE', `/reminders/${id}`), { as: 'member', method: 'DELETE', path: `/reminders/${id}`, params: {} });
   return response;
 }
 

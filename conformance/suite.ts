@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client, type Credentials, type Role } from './client.js';
-import { Cleanup } from './cleanup.js';
+import { Cleanup, Journal } from './cleanup.js';
 import { CHECKS } from './checks.js';
 import { Context, runCheck, type RuleResult } from './harness.js';
 import { probeTarget, type Probe } from './probe.js';
@@ -68,6 +68,8 @@ export interface SuiteOptions {
   readonly command?: string;
   /** The profile file named, for replay lines (never its contents). */
   readonly profilePath?: string;
+  /** Where to write the journal of what the run changes (for --undo), if anywhere. */
+  readonly journal?: string;
   /** The embedded reference checked, if any: its level and dialect. */
   readonly reference?: Report['reference'];
 }
@@ -98,8 +100,8 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const client = new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs });
-  const cleanup = new Cleanup(client);
   const prefix = runPrefix();
+  const cleanup = new Cleanup(client, options.journal ? new Journal(options.journal, prefix, options.target) : null);
   const results: RuleResult[] = [];
   let probe: Probe | null = null;
   let swept: string[] = [];
@@ -161,6 +163,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       create_users: options.createUsers ?? false,
       emoji_limit: probe?.emojiLimit ?? null,
       emoji_limit_option: options.emojiLimitMib ?? null,
+      journal: options.journal ?? null,
     },
     rules: results,
     summary: summarize(results),

@@ -15,19 +15,26 @@ async function typingQueue(context: Context, as: Role): Promise<Queue> {
   return registerQueue(context, as, null, { stream_typing_notifications: true });
 }
 
-/** member's receives_typing_notifications, switched off for the check and put back. */
+/** member's receives_typing_notifications switched off and admin's on for the check; both put back. */
 async function withReceivingOff(context: Context, run: () => Promise<void>): Promise<void> {
-  const state = await fetchState(context, 'member', ['user_settings']);
-  const original = (state.user_settings ?? state).receives_typing_notifications;
-  expect(typeof original === 'boolean', `POST /register: no receives_typing_notifications in user_settings`);
-  const restore = () => context.call('member', 'PATCH', '/settings', { receives_typing_notifications: original });
-  context.cleanup.atEnd(`restore member's receives_typing_notifications=${original}`, restore);
+  const original = async (role: 'member' | 'admin') => {
+    const state = await fetchState(context, role, ['user_settings']);
+    const value = (state.user_settings ?? state).receives_typing_notifications;
+    expect(typeof value === 'boolean', `POST /register: no receives_typing_notifications in ${role}'s user_settings`);
+    return value as boolean;
+  };
+  const originals = { member: await original('member'), admin: await original('admin') };
+  const restore = (role: 'member' | 'admin') => context.call(role, 'PATCH', '/settings', { receives_typing_notifications: originals[role] });
+  for (const role of ['member', 'admin'] as const) {
+    context.putBack(`restore ${role}'s receives_typing_notifications=${originals[role]}`, { as: role, method: 'PATCH', path: '/settings', params: { receives_typing_notifications: originals[role] } });
+  }
   succeeded(await context.call('member', 'PATCH', '/settings', { receives_typing_notifications: false }), 'PATCH /settings receives_typing_notifications=false');
   succeeded(await context.call('admin', 'PATCH', '/settings', { receives_typing_notifications: true }), 'PATCH /settings receives_typing_notifications=true (admin)');
   try {
     await run();
   } finally {
-    await restore();
+    await restore('member');
+    await restore('admin');
   }
 }
 

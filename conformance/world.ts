@@ -22,10 +22,7 @@ async function subscribeTo(context: Context, as: Role, name: string, inviteOnly 
 export async function createChannel(context: Context, suffix: string, subscribers: Role[], inviteOnly = false): Promise<Channel> {
   const name = `${context.prefix}-${suffix}`;
   const channel = await subscribeTo(context, subscribers[0]!, name, inviteOnly);
-  context.cleanup.atEnd(`archive channel ${name}`, async () => {
-    const response = await context.call('admin', 'DELETE', `/streams/${channel.id}`);
-    if (response.body?.result !== 'success') throw new Error(`DELETE /streams/${channel.id}: ${response.status} ${response.text.slice(0, 200)}`);
-  });
+  context.putBack(`archive channel ${name}`, { as: 'admin', method: 'DELETE', path: `/streams/${channel.id}`, params: {} });
   for (const role of subscribers.slice(1)) await subscribeTo(context, role, name);
   return channel;
 }
