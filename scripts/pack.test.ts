@@ -2,7 +2,7 @@
 // each other and the library used from there, with no TypeScript and no clone.
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -21,9 +21,22 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
   });
 }
 
+/**
+ * A copy of the project to pack: `npm pack` rebuilds dist/ from scratch (prepack), which must not
+ * happen under the other test files, running beside this one from the project's own dist/.
+ */
+function projectCopy(directory: string): string {
+  const copy = join(directory, 'source');
+  for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'README.md', 'LICENSE', 'reference', 'conformance', 'scripts', 'fixtures', 'docs']) {
+    cpSync(join(root, entry), join(copy, entry), { recursive: true });
+  }
+  symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
+  return copy;
+}
+
 test('npm pack; npm install of the tarball; teamchat-reference and teamchat-conformance against each other; the library', async () => {
   const directory = mkdtempSync(join(tmpdir(), 'teamchat-pack-'));
-  const packed = await run('npm', ['pack', '--pack-destination', directory, '--silent'], root);
+  const packed = await run('npm', ['pack', '--pack-destination', directory, '--silent'], projectCopy(directory));
   assert.is(packed.code, 0, packed.stderr);
   const tarball = join(directory, packed.stdout.trim().split('\n').at(-1)!);
   const project = join(directory, 'project');
