@@ -682,6 +682,35 @@ export interface Reading {
 
 export const READINGS: readonly Reading[] = [
   {
+    topic: 'A parameter the table says is not required',
+    spec: 'Create a custom profile field: name — string — Required: no',
+    rules: ['fields.name-optional', 'fields.name-rules'],
+    readings: ['a create without `name` is valid', 'a field needs a label, so a server may refuse it (Zulip: "Label cannot be blank.")'],
+    zulip: 'refuses it (listed in fixtures/expectations/zulip.json)',
+    reference: 'accepts it: the field has the empty name',
+    alternate: 'accepts it',
+    suite: 'the first reading, as a must: a table that says a parameter is not required is a statement of the spec; what a given blank name does is a decision',
+  },
+  {
+    topic: 'What "case is ignored" lets a server do with a second case',
+    spec: 'emoji_name … Case is ignored. Underscores are treated as spaces.',
+    rules: ['emoji.name-case-ignored', 'emoji.underscores-are-spaces'],
+    readings: ['the second upload replaces the first emoji', 'the second upload is refused as a name in use', 'the second upload is a no-op success'],
+    zulip: 'refuses a name in use; refuses upper case outright (listed in fixtures/expectations/zulip.json)',
+    reference: 'refuses a name in use',
+    alternate: 'replaces the emoji',
+    suite: 'any of the three, as long as one active emoji has the name; a refusal counts only if the second name is accepted on its own once the first is gone',
+  },
+  {
+    topic: 'How a delivered reminder "links" its message',
+    spec: 'A user schedules a reminder to themselves that links a previously sent message; the reminder is delivered as a message from a notification bot.',
+    rules: ['reminders.delivered-to-self'],
+    readings: ['Zulip\'s narrow link (`#narrow/…/near/ID`)', 'any link whose path, query or fragment names the message\'s ID'],
+    zulip: 'a Markdown link to `#narrow/channel/…/near/ID` or `#narrow/dm/…/near/ID`',
+    alternate: 'a bare URL to the same narrow, and a note below it',
+    suite: 'the second reading: the ID as a whole segment of a link\'s path, query or fragment, never inside a host, a port or a slug',
+  },
+  {
     topic: 'Type names and their levels',
     spec: '`private` is an older synonym for `direct`; `stream` is a synonym for `channel` (added at feature level 248).',
     rules: ['scheduled.type-values', 'scheduled.type-synonyms', 'scheduled.channel-type-absent-before-248'],
