@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startReference } from '../reference/server.js';
 import { readFixture, targetProfile } from '../reference/fixture.js';
-import { proxy } from './test-helpers.js';
+import { proxy, reply } from './test-helpers.js';
 
 const main = new URL('./main.js', import.meta.url).pathname;
 const directory = mkdtempSync(join(tmpdir(), 'teamchat-cli-'));
@@ -87,7 +87,7 @@ test('a rule that ends in error does not pass the run: exit 3, and the summary c
   const resetting = await proxy(reference.url, async (req, res, forward) => {
     if (req.method === 'POST' && req.url === '/api/v1/drafts') return void res.socket?.destroy();
     const answer = await forward();
-    res.writeHead(answer.status, answer.headers).end(answer.body);
+    reply(res, answer);
   });
   const profilePath = join(directory, 'resetting.json');
   writeFileSync(profilePath, JSON.stringify({ ...targetProfile(reference.fixture, reference.url), base_url: resetting.url }));
@@ -116,7 +116,7 @@ test('a server whose answers lack `result` is checked, and fails general.envelop
     } catch {
       // not JSON: as it came
     }
-    res.writeHead(answer.status, answer.headers).end(body);
+    reply(res, answer, body);
   });
   const profilePath = join(directory, 'stripped.json');
   writeFileSync(profilePath, JSON.stringify({ ...targetProfile(reference.fixture, reference.url), base_url: stripped.url }));

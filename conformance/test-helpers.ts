@@ -51,3 +51,8 @@ export async function proxy(
     }),
   };
 }
+
+/** Answers with what the upstream answered, or with another body. */
+export function reply(res: ServerResponse, answer: Forwarded, body = answer.body): void {
+  res.writeHead(answer.status, answer.headers).end(body);
+}

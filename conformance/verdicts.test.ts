@@ -10,7 +10,7 @@ import { aboutDrafts } from './drafts.js';
 import { sameName } from './emoji.js';
 import type { Report } from './report.js';
 import { runSuite } from './suite.js';
-import { proxy, type Proxy } from './test-helpers.js';
+import { proxy, reply, type Proxy } from './test-helpers.js';
 import { linksToMessage } from './world.js';
 
 /** The suite against the reference, or against a proxy in front of it. */
@@ -76,7 +76,7 @@ test('scheduled.to-matches-type passes a server that takes a list of one channel
         if (type === 'stream' || type === 'channel') form.set('to', one[1]!);
       }
       const answer = await forward(req.method === 'PATCH' ? form.toString() : undefined);
-      res.writeHead(answer.status, answer.headers).end(answer.body);
+      reply(res, answer);
     });
     try {
       for (const seed of [1, 2, 3, 4]) {
@@ -94,7 +94,7 @@ test('emoji.name-characters: an empty name answered as an unknown path (HTML 404
     const html404 = await proxy(reference.url, async (req, res, forward) => {
       if (req.method === 'POST' && req.url === '/api/v1/realm/emoji/') return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>');
       const answer = await forward();
-      res.writeHead(answer.status, answer.headers).end(answer.body);
+      reply(res, answer);
     });
     try {
       const report = await check(reference, 'emoji.name-characters', { via: html404 });
@@ -115,7 +115,7 @@ test('emoji.name-case-ignored fails a server that refuses another case of a name
         return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'error', msg: 'Emoji names must be lower case.', code: 'BAD_REQUEST' }));
       }
       const answer = await forward();
-      res.writeHead(answer.status, answer.headers).end(answer.body);
+      reply(res, answer);
     });
     try {
       const report = await check(reference, 'emoji.name-case-ignored', { via: lowerOnly });
@@ -139,7 +139,7 @@ test('a malformed answer fails the rule that reads it, saying what was malformed
         for (const draft of parsed.drafts ?? []) draft.to = null;
         body = JSON.stringify(parsed);
       }
-      res.writeHead(answer.status, answer.headers).end(body);
+      reply(res, answer, body);
     });
     try {
       const report = await check(reference, 'drafts.created-drafts-read-back', { via: nulls, runs: 3 });
