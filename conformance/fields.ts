@@ -42,7 +42,7 @@ async function listFields(context: Context): Promise<Listed[]> {
   return body.custom_fields;
 }
 
-const ours = (context: Context, fields: readonly Listed[]) => fields.filter((field) => String(field.name).includes(context.prefix));
+const ours = (context: Context, fields: readonly Listed[]) => fields.filter((field) => String(field.name).includes(context.prefix) || String(field.hint ?? '').includes(context.prefix));
 const summaryCount = (fields: readonly Listed[]) => fields.filter((field) => field.display_in_profile_summary === true).length;
 
 async function removeFields(context: Context, ids: readonly number[]): Promise<void> {

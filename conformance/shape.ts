@@ -4,7 +4,7 @@
 
 /** A shape: a type name, `[shape]` for a list of it, an object of shapes (a key ending in `?` may be absent), or `oneOf`. */
 export type Shape =
-  | 'integer' | 'number' | 'string' | 'boolean' | 'object' | 'any'
+  | 'integer' | 'number' | 'string' | 'boolean' | 'object' | 'null' | 'any'
   | readonly [Shape]
   | { readonly oneOf: readonly Shape[] }
   | { readonly [key: string]: Shape };
@@ -26,6 +26,7 @@ export function mismatch(value: unknown, shape: Shape, path = ''): string | null
       case 'any': return value === undefined ? found() : null;
       case 'integer': return Number.isInteger(value) ? null : found();
       case 'object': return value !== null && typeof value === 'object' && !Array.isArray(value) ? null : found();
+      case 'null': return value === null ? null : found();
       default: return typeof value === shape && !(shape === 'number' && !Number.isFinite(value)) ? null : found();
     }
   }
@@ -58,7 +59,8 @@ export const SHAPES = {
   messages: { messages: [{ id: 'integer', sender_id: 'integer', content: 'string', type: 'string', 'flags?': ['string'] }] },
   message: { message: { id: 'integer', content: 'string' } },
   flags: { messages: ['integer'] },
-  profileFields: { custom_fields: [{ id: 'integer', name: 'string', type: 'integer', 'hint?': 'string' }] },
+  // A field created without a name (fields.name-optional) may be listed with none.
+  profileFields: { custom_fields: [{ id: 'integer', 'name?': { oneOf: ['string', 'null'] }, type: 'integer', 'hint?': 'string' }] },
   emoji: { emoji: 'object' },
   emojiRecord: { name: 'string', 'deactivated?': 'boolean' },
   reminders: { reminders: [{ reminder_id: 'integer', scheduled_delivery_timestamp: 'integer' }] },
