@@ -275,9 +275,16 @@ test('--explain: the rule, the spec\'s words, and a passing and a failing run of
   assert.is(result.code, 0, result.stderr);
   assert.match(result.stdout, /^scheduled\.missing-channel-error\n/);
   assert.match(result.stdout, /severity: must/);
-  assert.match(result.stdout, /The spec says:\n  \| ## Errors/);
-  assert.match(result.stdout, /A run that passes[\s\S]*→ 400 [^\n]*STREAM_DOES_NOT_EXIST/);
-  assert.match(result.stdout, /A run that fails \(the reference with the seeded fault: the missing-channel error lacks stream_id\)/);
+  // One table row of the spec, with its header, and the anchor rules and reports cite.
+  assert.match(result.stdout, /The spec says \(docs\/spec\.md#errors\):\n  \| \| Operation \| Condition[^\n]*\n  \| \|---[^\n]*\n  \| \| Edit scheduled message \| target channel does not exist \| STREAM_DOES_NOT_EXIST[^\n]*\n\n/);
+  assert.match(result.stdout, /The reference as it is: the request the rule is about[\s\S]*→ 400 [^\n]*STREAM_DOES_NOT_EXIST/);
+  assert.match(result.stdout, /The reference with a seeded fault \(the missing-channel error lacks stream_id\)/);
+  // The same plain request on both sides where it stands alone.
+  const drafts = await run(['--explain', 'drafts.channel-draft-needs-one-channel']);
+  const sent = [...drafts.stdout.matchAll(/--data-urlencode 'drafts=([^']*)'/g)].map((match) => match[1]);
+  assert.is(sent.length, 2, drafts.stdout);
+  assert.is(sent[0], sent[1]);
+  assert.match(sent[0]!, /"topic":"x"/);
   const decision = await run(['--explain', 'drafts.error-texts']);
   assert.match(decision.stdout, /why this choice: [\s\S]*the alternate dialect instead: HTTP 422/);
   const unknown = await run(['--explain', 'drafts.nonsense']);

@@ -82,6 +82,8 @@ export interface ClientOptions {
   readonly timeoutMs: number;
   /** How long to wait before the first retry of an idempotent request; doubled each time. */
   readonly backoffMs?: number;
+  /** How many of the last exchanges to keep for a failure found outside a property (16). */
+  readonly history?: number;
 }
 
 /** How many times an idempotent request is tried after a transient fault. */
@@ -210,7 +212,7 @@ export class Client {
       if (files) Object.defineProperty(exchange, 'files', { value: files, enumerable: false });
       this.recording?.push(exchange);
       this.history.push(exchange);
-      if (this.history.length > 16) this.history.shift();
+      if (this.history.length > (this.options.history ?? 16)) this.history.shift();
       return response;
     }
   }

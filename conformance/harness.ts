@@ -8,6 +8,7 @@ import { Client, HarnessError, ServerError, curlLine, type Caller, type Exchange
 import type { Cleanup, PutBack } from './cleanup.js';
 import type { Probe } from './probe.js';
 import { mismatch, type Shape } from './shape.js';
+import { specAnchor } from './explain.js';
 
 export type Status = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -25,6 +26,8 @@ export interface RuleResult {
   readonly severity: Rule['severity'];
   readonly section: string;
   readonly title: string;
+  /** Where in docs/spec.md the rule comes from. */
+  readonly spec: string | null;
   status: Status;
   message: string;
   counterexample: Counterexample | null;
@@ -325,7 +328,7 @@ export function applicability(rule: Rule, check: Check, probe: Probe, options: R
 export async function runCheck(check: Check, context: Context): Promise<RuleResult> {
   const rule = ruleById(check.rule)!;
   const result: RuleResult = {
-    id: check.rule, severity: rule.severity, section: rule.section, title: rule.title,
+    id: check.rule, severity: rule.severity, section: rule.section, title: rule.title, spec: specAnchor(rule),
     status: 'pass', message: '', counterexample: null, duration_ms: 0, requests: 0,
   };
   const started = performance.now();

@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { Cleanup, pendingIn } from './cleanup.js';
-import { Client, ROLES, type Credentials, type Role } from './client.js';
+import { Client, ROLES, type Credentials, type Exchange, type ParamValue, type Role } from './client.js';
 import { ProbeFailure, probeTarget } from './probe.js';
 import { PREFIX_FORM, sweep } from './sweep.js';
-import { explanation, findRule } from './explain.js';
+import { explanation, findRule, operationsOf } from './explain.js';
 import { html } from './html.js';
 import { consoleSummary, exitCode, junit } from './report.js';
 import { runSuite, SUITE_VERSION, type Expectations } from './suite.js';
@@ -332,11 +332,37 @@ async function explain(id: string): Promise<number> {
   };
   const passing = await runOnce({});
   const failing = fault ? await runOnce({ TEAMCHAT_FAULTS: rule.id }) : undefined;
+  // The failing run's shrunk request is plain by construction: the same request to the reference
+  // as it is makes the passing example, so that both sides show one input.
+  const shrunk = failing?.status === 'fail' ? operationsOf(rule, failing.counterexample?.exchanges ?? []).slice(-2) : [];
+  // A request that names an object by ID in its path needs the run's set-up: not sent again.
+  const standalone = shrunk.length > 0 && shrunk.every((item) => typeof item.as === 'string' && !/\/\d+(\/|$)/.test(new URL(item.url).pathname));
+  const same = standalone ? await sameRequests(level, shrunk) : [];
   process.stdout.write(explanation(rule, {
-    passing: passing?.status === 'pass' ? passing.exchanges ?? [] : [],
+    passing: same.length > 0 ? same : passing?.status === 'pass' ? passing.exchanges ?? [] : [],
     failing: failing?.status === 'fail' && fault ? { message: failing.message, exchanges: failing.counterexample?.exchanges ?? [], fault } : null,
   }) + '\n');
   return 0;
+}
+
+/** Sends these requests again, as they were, to a fresh reference at the level; its exchanges. */
+async function sameRequests(level: number | undefined, requests: readonly Exchange[]): Promise<Exchange[]> {
+  const embedded = await startEmbeddedReference(level, undefined);
+  const client = new Client(embedded.url, credentialsFrom(embedded.profile), { rate: 0, timeoutMs: 15_000 });
+  try {
+    client.startRecording();
+    for (const request of requests) {
+      const params: Record<string, ParamValue> = Object.fromEntries(request.form);
+      for (const [name, file] of Object.entries(request.files ?? {})) params[name] = file;
+      await client.call(request.as as Role, request.method, new URL(request.url).pathname.replace(/^\/api\/v1/, ''), params, { multipart: request.multipart === true });
+    }
+    return client.stopRecording();
+  } catch {
+    return [];
+  } finally {
+    await client.close();
+    embedded.child.kill('SIGTERM');
+  }
 }
 
 /** --undo FILE: puts back what the journal's run left, the last change first, sweeps its prefix, and says what. */

@@ -99,7 +99,7 @@ export function runPrefix(): string {
 export async function runSuite(options: SuiteOptions): Promise<Report> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
-  const client = new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs });
+  const client = new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs, history: options.keepExchanges ? 10_000 : 16 });
   const prefix = runPrefix();
   const cleanup = new Cleanup(client, options.journal ? new Journal(options.journal, prefix, options.target) : null);
   const results: RuleResult[] = [];

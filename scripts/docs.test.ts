@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ambiguitiesMarkdown, coverageMarkdown, rulesJson, rulesMarkdown } from './docs.js';
+import { ambiguitiesMarkdown, coverageMarkdown, rulesJson, rulesMarkdown, zulipDifferencesMarkdown } from './docs.js';
 import { RULES, STATEMENTS } from '../conformance/rules.js';
 
 test('docs/rules.md, docs/rules.json and docs/ambiguities.md are up to date with the catalog (npm run docs)', () => {
@@ -10,6 +10,7 @@ test('docs/rules.md, docs/rules.json and docs/ambiguities.md are up to date with
   assert.fixture(readFileSync(new URL('rules.md', docs), 'utf8'), rulesMarkdown());
   assert.fixture(readFileSync(new URL('ambiguities.md', docs), 'utf8'), ambiguitiesMarkdown());
   assert.fixture(readFileSync(new URL('coverage.md', docs), 'utf8'), coverageMarkdown());
+  assert.fixture(readFileSync(new URL('zulip-differences.md', docs), 'utf8'), zulipDifferencesMarkdown());
 });
 
 test('every rule of the catalog checks at least one statement of the spec (docs/coverage.md)', () => {

@@ -2,12 +2,47 @@
 // seeded fault of each rule, and docs/ambiguities.md from its readings and decisions. A test
 // keeps the committed files in step with the catalog.
 
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { specAnchor, specStatement } from '../conformance/explain.js';
+import type { Expectations } from '../conformance/suite.js';
 import { FAULTS } from '../reference/faults.js';
 import { READINGS, RULES, STATEMENTS, ruleById, type Rule } from '../conformance/rules.js';
 
 export function rulesJson(): string {
-  return JSON.stringify(RULES.map((rule) => ({ ...rule, fault: FAULTS[rule.id]?.does ?? null })), null, 2) + '\n';
+  return JSON.stringify(RULES.map((rule) => ({ ...rule, spec: specAnchor(rule), fault: FAULTS[rule.id]?.does ?? null })), null, 2) + '\n';
+}
+
+/** A rule's section, linked to its place in spec.md (docs/ links are relative to docs/). */
+const sectionLink = (rule: Rule) => {
+  const anchor = specAnchor(rule);
+  return anchor ? `[${rule.section}](${anchor.replace(/^docs\//, '')})` : rule.section;
+};
+
+/** docs/zulip-differences.md: where the real Zulip server and the spec differ, from its expectations file. */
+export function zulipDifferencesMarkdown(): string {
+  const file = new URL('../../fixtures/expectations/zulip.json', import.meta.url);
+  const expectations = JSON.parse(readFileSync(file, 'utf8')) as Expectations & { notes?: string };
+  const lines = [
+    '# Where Zulip differs from the spec',
+    '',
+    'Generated from `fixtures/expectations/zulip.json` by `npm run docs`; do not edit by hand. The reference follows the spec;',
+    'a Zulip server is expected to fail these rules, and `--expect fixtures/expectations/zulip.json` counts those failures as',
+    '`xfail` instead of failing the run. Each entry: the rule, what the spec says (quoted from [spec.md](spec.md)), and what',
+    'Zulip does instead.',
+    '',
+    `Versions: ${expectations.server ?? 'Zulip'}.`,
+    '',
+  ];
+  for (const [id, entry] of Object.entries(expectations.expected_failures)) {
+    const rule = ruleById(id as never)!;
+    const why = typeof entry === 'string' ? entry : entry.why;
+    const levels = typeof entry === 'object' && entry.levels ? ` Only at feature levels ${entry.levels[0]}${entry.levels[1] !== undefined ? `–${entry.levels[1]}` : ' and above'}.` : '';
+    const statement = specStatement(rule);
+    lines.push(`## \`${id}\` (${rule.severity})`, '', `**The rule:** ${rule.title}`, '');
+    if (statement) lines.push(`**The spec** ([${statement.anchor.replace(/^docs\/spec\.md/, 'spec.md')}](${statement.anchor.replace(/^docs\//, '')})):`, '', ...statement.lines.map((line) => `> ${line}`), '');
+    lines.push(`**Zulip:** ${why}${levels}`, '');
+  }
+  return lines.join('\n');
 }
 
 export function rulesMarkdown(): string {
@@ -29,7 +64,7 @@ export function rulesMarkdown(): string {
     }
     const why = (rule.why ? ` *Why:* ${rule.why}` : '') + (rule.alternate ? ` *Alternate dialect:* ${rule.alternate}` : '');
     const levels = rule.before !== undefined ? `${rule.since}–${rule.before - 1}` : String(rule.since);
-    lines.push(`| \`${rule.id}\` | ${rule.severity} | ${levels} | ${rule.section} | ${rule.title.replace(/\|/g, '\\|')}${why.replace(/\|/g, '\\|')} |`);
+    lines.push(`| \`${rule.id}\` | ${rule.severity} | ${levels} | ${sectionLink(rule)} | ${rule.title.replace(/\|/g, '\\|')}${why.replace(/\|/g, '\\|')} |`);
   }
   return lines.join('\n') + '\n';
 }
@@ -112,5 +147,6 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
   writeFileSync(new URL('rules.md', root), rulesMarkdown());
   writeFileSync(new URL('ambiguities.md', root), ambiguitiesMarkdown());
   writeFileSync(new URL('coverage.md', root), coverageMarkdown());
-  console.log(`wrote docs/rules.md, docs/rules.json (${RULES.length} rules) docs/ambiguities.md (${READINGS.length} readings) and docs/coverage.md (${STATEMENTS.length} statements)`);
+  writeFileSync(new URL('zulip-differences.md', root), zulipDifferencesMarkdown());
+  console.log(`wrote docs/rules.md, docs/rules.json (${RULES.length} rules) docs/ambiguities.md (${READINGS.length} readings) docs/coverage.md (${STATEMENTS.length} statements) and docs/zulip-differences.md`);
 }
