@@ -1,0 +1,87 @@
+// The ready CI jobs, tested as far as this machine allows: the GitHub Action's run step is run as
+// the script it is (its ${{ … }} expressions filled in as GitHub would) against a local reference,
+// passing and failing; the GitLab snippet runs the same script and collects the same reports.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+import { targetProfile } from '../reference/fixture.js';
+import { startReference, type ReferenceOptions } from '../reference/server.js';
+
+const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
+const action = parse(readFileSync(join(root, 'action.yml'), 'utf8'));
+
+/** The action's run step against a reference, as GitHub runs it: its exit code, output and reports. */
+async function runAction(options: ReferenceOptions, inputs: Record<string, string> = {}) {
+  const reference = await startReference({ port: 0, ...options });
+  const workspace = mkdtempSync(join(tmpdir(), 'teamchat-action-'));
+  const output = join(workspace, 'github-output');
+  try {
+    const profile = targetProfile(reference.fixture, reference.url);
+    const given: Record<string, string> = {
+      target: reference.url,
+      'admin-email': profile.users.admin.email, 'admin-api-key': profile.users.admin.api_key,
+      'member-email': profile.users.member.email, 'member-api-key': profile.users.member.api_key,
+      'other-email': profile.users.other.email, 'other-api-key': profile.users.other.api_key,
+      ...inputs,
+    };
+    const expression = (text: string) => text.replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => {
+      if (name === 'github.action_path') return root;
+      if (name === 'github.workspace') return workspace;
+      const input = name.replace(/^inputs\./, '');
+      return given[input] ?? action.inputs[input]?.default ?? '';
+    });
+    const step = action.runs.steps.find((candidate: any) => candidate.id === 'run');
+    const env = Object.fromEntries(Object.entries(step.env as Record<string, string>).map(([name, value]) => [name, expression(value)]));
+    const result = await new Promise<{ code: number; text: string }>((resolve) => {
+      const shell = spawn('bash', ['-e', '-c', expression(step.run)], { cwd: workspace, env: { ...process.env, ...env, GITHUB_OUTPUT: output } });
+      let text = '';
+      shell.stdout.on('data', (chunk) => (text += chunk));
+      shell.stderr.on('data', (chunk) => (text += chunk));
+      shell.on('close', (code) => resolve({ code: code ?? -1, text }));
+    });
+    return { ...result, output: existsSync(output) ? readFileSync(output, 'utf8') : '', reports: env.TEAMCHAT_REPORTS! };
+  } finally {
+    await reference.close();
+  }
+}
+
+test('action.yml: a composite action with the contract\'s inputs, that uploads the reports whatever the outcome', () => {
+  assert.is(action.runs.using, 'composite');
+  for (const name of ['target', 'admin-email', 'admin-api-key', 'member-email', 'member-api-key', 'other-email', 'other-api-key']) assert.is(action.inputs[name].required, true, name);
+  const upload = action.runs.steps.find((step: any) => String(step.uses).startsWith('actions/upload-artifact'));
+  assert.is(upload.if, 'always()');
+  assert.is(upload.with.path, '${{ github.workspace }}/${{ inputs.reports }}');
+});
+
+test('the action\'s run step against a conforming server: exit 0, the exit code as output, every report written', async () => {
+  const run = await runAction({});
+  assert.is(run.code, 0, run.text);
+  assert.match(run.output, /^exit-code=0$/m);
+  for (const file of ['conformance.json', 'conformance.xml', 'conformance.html', 'conformance.journal.jsonl']) assert.ok(existsSync(join(run.reports, file)), file);
+  const report = JSON.parse(readFileSync(join(run.reports, 'conformance.json'), 'utf8'));
+  assert.is(report.smoke, true);
+  assert.is(report.summary.fail, 0);
+});
+
+test('the action\'s run step against a broken server: exit 1 and its reports, so the job fails with the evidence attached', async () => {
+  const run = await runAction({ faults: new Set(['drafts.channel-draft-needs-one-channel']) }, { args: '--runs 20 --seed 7 --only drafts.channel-draft-needs-one-channel' });
+  assert.is(run.code, 1, run.text);
+  assert.match(run.output, /^exit-code=1$/m);
+  assert.match(readFileSync(join(run.reports, 'conformance.xml'), 'utf8'), /<failure type="must"/);
+});
+
+test('ci/gitlab-ci.yml runs the same script and keeps the same reports, JUnit among them', () => {
+  const gitlab = parse(readFileSync(join(root, 'ci/gitlab-ci.yml'), 'utf8'));
+  const job = gitlab['teamchat-conformance'];
+  assert.ok(job.script.some((line: string) => line.endsWith('/ci/run-conformance.sh')));
+  assert.is(job.artifacts.when, 'always');
+  assert.is(job.artifacts.reports.junit, 'teamchat-reports/conformance.xml');
+  assert.match(job.variables.TEAMCHAT_REPORTS, /teamchat-reports$/);
+});
+
+test.run();
