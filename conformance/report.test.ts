@@ -2,7 +2,8 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { labelsOf, readable } from './harness.js';
+import { labelsOf, readable, type RuleResult } from './harness.js';
+import { consoleSummary, exitCode, junit, summarize, type Report } from './report.js';
 
 test('a counterexample reads as a labelled record, long strings cut with their length, no undefined', () => {
   assert.is(readable([' ', 'x', 1], ['topic', 'content', 'position']), '{ topic: " ", content: "x", position: 1 }');
@@ -25,6 +26,38 @@ test('labels come from the property\'s own parameter names', () => {
   assert.is(labelsOf(async ({ drafts }: { drafts: unknown }) => void drafts), undefined);
   assert.is(readable(true, ['direct']), '{ direct: true }');
   assert.is(readable([' ', ' ', 'x', 1], ['before', 'after', 'body', 'over']), '{ before: " ", after: " ", body: "x", over: 1 }');
+});
+
+const rule = (id: string, status: RuleResult['status'], extra: Partial<RuleResult> = {}): RuleResult => ({
+  id: id as never, severity: 'must', section: 's', title: 't', spec: null, status, message: `${status} of ${id}`, counterexample: null, duration_ms: 1, requests: 1, ...extra,
+});
+
+function report(rules: RuleResult[]): Report {
+  return {
+    target: 'http://t', feature_level: 415, zulip_version: 'x', seed: 1, runs: 1, decisions: false, run_prefix: 'tcc00000000', config: {}, rules,
+    summary: summarize(rules), cleanup: { problems: [], swept: [] }, requests: 1, transients: 0, smoke: false, duration_ms: 1, interrupted: false,
+    started_at: '2026-11-24T00:00:00.000Z', suite_version: '0.1.0', reference: null,
+  };
+}
+
+test('an expected failure counts as xfail, apart from fail, in the summary, the exit code, the console and JUnit', () => {
+  const r = report([rule('a.one', 'pass'), rule('a.two', 'fail', { expected: true }), rule('b.three', 'fail', { severity: 'decision' })]);
+  assert.equal(r.summary, { pass: 1, fail: 1, skip: 0, error: 0, xfail: 1 });
+  assert.is(exitCode(r), 1);
+  assert.is(exitCode(report([rule('a.one', 'pass'), rule('a.two', 'fail', { expected: true })])), 0);
+  assert.is(exitCode(report([rule('a.one', 'pass'), rule('a.two', 'error')])), 3);
+  assert.match(consoleSummary(r), /^a +1 +0 +0 +0 +1$/m);
+  const xml = junit(r);
+  assert.match(xml, /<skipped message="expected failure \(xfail\): fail of a\.two"/);
+  assert.match(xml, /<failure type="decision" message="decision \(Zulip&apos;s choice\): fail of b\.three"/);
+  assert.match(xml, /<property name="seed" value="1"\/>/);
+  assert.match(xml, /timestamp="2026-11-24T00:00:00.000Z"/);
+});
+
+test('a server failing everything is said in one line', () => {
+  const all = report(Array.from({ length: 6 }, (_, index) => rule(`a.r${index}`, 'fail')));
+  assert.match(consoleSummary(all), /every rule that ran failed or ended in error \(6\): the server may be failing every request; the first said: fail of a\.r0/);
+  assert.not.match(consoleSummary(report([rule('a.one', 'pass'), ...all.rules])), /every rule that ran/);
 });
 
 test.run();
