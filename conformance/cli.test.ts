@@ -1,7 +1,7 @@
 // The conformance CLI as a user runs it: the embedded reference, reports, exit codes, replay.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -204,6 +204,30 @@ test('a run killed outright is undone from its journal: defaults and settings pu
   } finally {
     await reference.close();
   }
+});
+
+test('off a terminal, a rule that runs long says so, with its request count; npm run conformance builds only when a source changed', async () => {
+  const reference = await startReference({ port: 0 });
+  const slow = await proxy(reference.url, async (_req, res, forward) => {
+    await new Promise((wait) => setTimeout(wait, 40));
+    reply(res, await forward());
+  });
+  const profilePath = join(directory, 'slow.json');
+  writeFileSync(profilePath, JSON.stringify({ ...targetProfile(reference.fixture, reference.url), base_url: slow.url }));
+  try {
+    const result = await run(['--profile', profilePath, '--runs', '10', '--only', 'drafts.created-drafts-read-back'], { TEAMCHAT_PROGRESS_MS: '300' });
+    assert.is(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /… +drafts\.created-drafts-read-back \[1\/1\] still running after \d+ s, \d+ requests so far/);
+  } finally {
+    await slow.close();
+    await reference.close();
+  }
+  const build = () => new Promise<number>((resolve) => spawn(process.execPath, [new URL('../../scripts/build.js', import.meta.url).pathname]).on('close', (code) => resolve(code ?? -1)));
+  const stamp = new URL('../.built', import.meta.url);
+  assert.is(await build(), 0);
+  const built = statSync(stamp).mtimeMs;
+  assert.is(await build(), 0);
+  assert.is(statSync(stamp).mtimeMs, built, 'nothing changed: no build');
 });
 
 test('an unreachable target or a refused credential ends the run with exit 2', async () => {

@@ -7,6 +7,7 @@ import { targetProfile } from '../reference/fixture.js';
 import { startReference } from '../reference/server.js';
 import { Client, HarnessError, curlLine } from './client.js';
 import { png } from './emoji.js';
+import { Cleanup } from './cleanup.js';
 
 const credentials = { admin: { email: 'a@x', api_key: 'A'.repeat(32) }, member: { email: 'm@x', api_key: 'M'.repeat(32) }, other: { email: 'o@x', api_key: 'O'.repeat(32) } };
 
@@ -45,6 +46,13 @@ test('curl lines run as printed: an upload makes its file first, byte for byte; 
     await client.close();
     await server.close();
   }
+});
+
+test('a cleanup problem met again is listed once', async () => {
+  const cleanup = new Cleanup();
+  for (let i = 0; i < 3; i++) await cleanup.now('delete draft 7', async () => { throw new Error('403 Forbidden'); });
+  await cleanup.now('delete draft 8', async () => { throw new Error('403 Forbidden'); });
+  assert.equal(cleanup.problems, ['delete draft 7: 403 Forbidden', 'delete draft 8: 403 Forbidden']);
 });
 
 test('a 429 is waited out as Retry-After says, then the request is made again', async () => {

@@ -221,10 +221,12 @@ async function main(): Promise<number> {
   // Off a terminal, a line at least every five seconds while one rule runs long.
   let current: { id: string; index: number; total: number; since: number } | null = null;
   let skippedDecisions = 0;
+  const tick = Number(process.env.TEAMCHAT_PROGRESS_MS ?? 5000);
+  let progress = () => 0;
   const ticker = setInterval(() => {
-    if (terminal || values.quiet || current === null || Date.now() - current.since < 5000) return;
-    process.stdout.write(`  …     ${current.id} [${current.index + 1}/${current.total}] still running after ${Math.round((Date.now() - current.since) / 1000)} s\n`);
-  }, 5000);
+    if (terminal || values.quiet || current === null || Date.now() - current.since < tick) return;
+    process.stdout.write(`  …     ${current.id} [${current.index + 1}/${current.total}] still running after ${Math.round((Date.now() - current.since) / 1000)} s, ${progress()} requests so far\n`);
+  }, tick);
   ticker.unref();
   const checked = embedded ? ` (the embedded reference at feature level ${embedded.featureLevel}, ${dialect} dialect${dialectSeed !== undefined ? ` of seed ${dialectSeed}` : ''})` : '';
   process.stdout.write(`teamchat-conformance: checking ${target}${checked} with seed ${seed}, ${runs} runs per property\n`);
@@ -245,6 +247,7 @@ async function main(): Promise<number> {
       journal,
       profilePath: values.profile,
       reference: embedded ? { feature_level: embedded.featureLevel, dialect, ...(dialectSeed !== undefined ? { dialect_seed: dialectSeed } : {}) } : null,
+      requestCount: (count) => (progress = count),
       onStart: (id, index, total) => {
         current = { id, index, total, since: Date.now() };
         if (terminal) process.stdout.write(`\r\x1b[2K  [${index + 1}/${total}] ${id} …`);

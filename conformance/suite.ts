@@ -63,6 +63,8 @@ export interface SuiteOptions {
   readonly onResult?: (result: RuleResult) => void;
   /** Called as each rule's check starts: its position among the selected rules. */
   readonly onStart?: (id: string, index: number, total: number) => void;
+  /** Given, once the run starts, a way to read how many requests it has made. */
+  readonly requestCount?: (count: () => number) => void;
   readonly interrupted?: () => boolean;
   /** How the user started the run (`npm run conformance --`, `teamchat-conformance`), for replay lines. */
   readonly command?: string;
@@ -102,6 +104,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   const client = new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs, history: options.keepExchanges ? 10_000 : 16 });
   const prefix = runPrefix();
   const cleanup = new Cleanup(client, options.journal ? new Journal(options.journal, prefix, options.target) : null);
+  options.requestCount?.(() => client.count);
   const results: RuleResult[] = [];
   let probe: Probe | null = null;
   let swept: string[] = [];
