@@ -294,6 +294,12 @@ function multipartParts(params: ParamList, boundary: string): Buffer[] {
   return parts;
 }
 
+/** An exchange's answer as a person reads it: the status and the body, cut past 200 characters with its length. */
+export function answerLine(exchange: Exchange): string {
+  const body = typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body);
+  return `→ ${exchange.status} ${body.length > 200 ? `${body.slice(0, 200)}… (${body.length} characters)` : body}`;
+}
+
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** A curl command that repeats the exchange; credentials are environment variables. */

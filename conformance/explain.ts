@@ -3,7 +3,7 @@
 // and one that fails, taken from the reference run without and with the rule's seeded fault.
 
 import { readFileSync } from 'node:fs';
-import { curlLine, type Exchange } from './client.js';
+import { answerLine, curlLine, type Exchange } from './client.js';
 import { RULES, type Rule } from './rules.js';
 
 const SPEC = new URL('../../docs/spec.md', import.meta.url);
@@ -85,10 +85,7 @@ export function specStatement(rule: Rule): { anchor: string; lines: string[] } |
 
 const levels = (rule: Rule) => (rule.before !== undefined ? `feature levels ${rule.since} to ${rule.before - 1}` : `feature level ${rule.since} and above`);
 
-function exchange(item: Exchange): string {
-  const body = typeof item.body === 'string' ? item.body : JSON.stringify(item.body);
-  return `    ${curlLine(item)}\n      → ${item.status} ${body.length > 300 ? `${body.slice(0, 300)}…` : body}`;
-}
+const exchange = (item: Exchange) => `    ${curlLine(item)}\n      ${answerLine(item)}`;
 
 /** The path of each area's operation, whose requests a rule of the area is about. */
 const AREA_PATHS: Record<string, string> = {

@@ -35,6 +35,8 @@ export interface RuleResult {
   /** HTTP requests the check made. */
   requests: number;
   expected?: boolean;
+  /** Why a skipped rule was not run: outside the target's levels, a decision not asked for, or the check's own reason. */
+  skipped?: 'level' | 'decision' | 'capability' | 'check';
   /** Passed only when rerun (--retries). */
   flaky?: boolean;
   /** Ended in error because the server answered 5xx. */
@@ -309,21 +311,29 @@ export function refusedExactly(response: Response, what: string, msg: string | r
 
 // ---- Running checks ---------------------------------------------------------------------------
 
-export function applicability(rule: Rule, check: Check, probe: Probe, options: RunOptions): string | null {
+export function applicability(rule: Rule, check: Check, probe: Probe, options: RunOptions): { reason: string; kind: NonNullable<RuleResult['skipped']> } | null {
   if (!ruleAppliesAt(rule, probe.featureLevel)) {
-    return rule.before !== undefined && probe.featureLevel >= rule.before
+    const reason = rule.before !== undefined && probe.featureLevel >= rule.before
       ? `describes servers below feature level ${rule.before}; the target is at ${probe.featureLevel}`
       : `starts at feature level ${rule.since}; the target is at ${probe.featureLevel}`;
+    return { reason, kind: 'level' };
   }
   if (rule.severity === 'decision' && !options.decisions) {
-    return 'a decision where the spec is silent (Zulip\'s behaviour); run with --decisions to check it';
+    return { reason: 'a decision where the spec is silent (Zulip\'s behaviour); run with --decisions to check it', kind: 'decision' };
   }
   for (const capability of check.needs) {
     const missing = probe.missing[capability];
-    if (missing) return missing;
+    if (missing) return { reason: missing, kind: 'capability' };
   }
   return null;
 }
+
+/**
+ * A skip that is right against any server that offers every capability: the rule is outside
+ * the target's levels, or a decision that was not asked for. Any other skip against the
+ * reference is a problem of the suite (its self-test and sweeps use this).
+ */
+export const skippedByDesign = (result: RuleResult) => result.status === 'skip' && (result.skipped === 'level' || result.skipped === 'decision');
 
 export async function runCheck(check: Check, context: Context): Promise<RuleResult> {
   const rule = ruleById(check.rule)!;
@@ -334,10 +344,11 @@ export async function runCheck(check: Check, context: Context): Promise<RuleResu
   const started = performance.now();
   const requestsBefore = context.client.count;
   context.client.takeHistory();
-  const skipReason = applicability(rule, check, context.probe, context.options);
-  if (skipReason) {
+  const skip = applicability(rule, check, context.probe, context.options);
+  if (skip) {
     result.status = 'skip';
-    result.message = skipReason;
+    result.message = skip.reason;
+    result.skipped = skip.kind;
     return result;
   }
   try {
@@ -352,6 +363,7 @@ export async function runCheck(check: Check, context: Context): Promise<RuleResu
     } else if (error instanceof Skip) {
       result.status = 'skip';
       result.message = error.message;
+      result.skipped = 'check';
     } else {
       result.status = 'error';
       result.serverError = error instanceof ServerError;

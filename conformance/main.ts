@@ -256,7 +256,7 @@ async function main(): Promise<number> {
         current = null;
         if (terminal) process.stdout.write('\r\x1b[2K');
         if (values.quiet && result.status !== 'fail' && result.status !== 'error') return;
-        if (result.status === 'skip' && result.severity === 'decision' && !values.decisions && !values.verbose) {
+        if (result.skipped === 'decision' && !values.verbose) {
           skippedDecisions++;
           return;
         }

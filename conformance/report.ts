@@ -1,5 +1,6 @@
 // The run's report: JSON (CONTRACT.md, with a few more fields), JUnit XML, and the console.
 
+import { answerLine } from './client.js';
 import type { RuleResult, Status } from './harness.js';
 
 export interface Report {
@@ -88,8 +89,6 @@ export function junit(report: Report): string {
   return lines.join('\n');
 }
 
-const elide = (text: string, most: number) => (text.length > most ? `${text.slice(0, most)}… (${text.length} characters)` : text);
-
 export function describeFailure(rule: RuleResult): string {
   const lines = [`${rule.id} (${rule.severity}, ${rule.section})`, `  ${rule.title}`, `  ${rule.message}`];
   const example = rule.counterexample;
@@ -99,7 +98,7 @@ export function describeFailure(rule: RuleResult): string {
     example.requests.forEach((request, index) => {
       lines.push(`    ${request}`);
       const exchange = example.exchanges?.[index];
-      if (exchange) lines.push(`      → ${exchange.status} ${elide(typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body), 200)}`);
+      if (exchange) lines.push(`      ${answerLine(exchange)}`);
     });
   }
   if (rule.expected) lines.push('  (expected: the expectations file lists this failure)');

@@ -13,6 +13,7 @@ import { BOUNDARY_LEVELS, MIN_FEATURE_LEVEL } from '../reference/levels.js';
 import { RULES } from './rules.js';
 import { startReference, type ReferenceOptions } from '../reference/server.js';
 import { CHECKS } from './checks.js';
+import { skippedByDesign } from './harness.js';
 import type { Report } from './report.js';
 import { runSuite, type Expectations } from './suite.js';
 
@@ -34,9 +35,7 @@ async function suiteAgainstReference(options: ReferenceOptions, runs: number, on
 const fixture = readFixture();
 
 /** A rule that does not apply at the target's level, or a decision not asked for, is skipped; nothing else may be. */
-const allowedSkip = (rule: Report['rules'][number]) =>
-  rule.status === 'skip' && (/ feature level \d+; the target is at \d+$/.test(rule.message) || /run with --decisions/.test(rule.message));
-const notPassing = (report: Report) => report.rules.filter((rule) => rule.status !== 'pass' && !allowedSkip(rule)).map((rule) => `${rule.id}: ${rule.status} ${rule.message}`);
+const notPassing = (report: Report) => report.rules.filter((rule) => rule.status !== 'pass' && !skippedByDesign(rule)).map((rule) => `${rule.id}: ${rule.status} ${rule.message}`);
 
 
 export type SelfTestPart = 'catalog' | 'levels' | 'faults-zulip' | 'faults-alternate';
@@ -125,7 +124,7 @@ export function selfTests(part: SelfTestPart): void {
           const byId = new Map(report.rules.map((result) => [result.id, result]));
           assert.is(byId.get(rule as never)?.status, 'fail', `${rule} was not caught: ${JSON.stringify(byId.get(rule as never))}`);
           const allowed = new Set<string>([rule, ...(fault!.alsoCaughtBy ?? [])]);
-          const unexpected = report.rules.filter((result) => result.status !== 'pass' && !allowedSkip(result) && !allowed.has(result.id));
+          const unexpected = report.rules.filter((result) => result.status !== 'pass' && !skippedByDesign(result) && !allowed.has(result.id));
           assert.equal(unexpected.map((result) => `${result.id}: ${result.status} ${result.message}`), []);
           const counterexample = byId.get(rule as never)!.counterexample;
           assert.ok(counterexample && counterexample.requests.length > 0, 'a failure carries the requests that show it');

@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { targetProfile } from '../reference/fixture.js';
 import { BOUNDARY_LEVELS } from '../reference/levels.js';
 import { startReference } from '../reference/server.js';
+import { skippedByDesign } from '../conformance/harness.js';
 import { runSuite } from '../conformance/suite.js';
 
 type Dialect = 'zulip' | 'alternate' | 'random';
@@ -51,10 +52,8 @@ export async function sweepOne(task: SweepTask): Promise<SweepFinding> {
       target: reference.url, credentials: profile.users, embedded: true, seed: task.seed, runs: task.runs, only: null, replayPath: null,
       decisions: task.dialect === 'zulip', rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
     });
-    // A skip is right only for a rule outside the level or a decision not asked for.
-    const rightSkip = (message: string) => / feature level \d+; the target is at \d+$/.test(message) || /--decisions/.test(message);
     const problems = report.rules
-      .filter((rule) => rule.status !== 'pass' && !(rule.status === 'skip' && rightSkip(rule.message)))
+      .filter((rule) => rule.status !== 'pass' && !skippedByDesign(rule))
       .map((rule) => `${rule.id} ${rule.status} (${rule.severity}): ${rule.message.slice(0, 300)}`);
     problems.push(...report.cleanup.problems.map((problem) => `cleanup: ${problem}`));
     return { task, problems, duration_ms: Math.round(performance.now() - started) };
