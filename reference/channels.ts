@@ -145,7 +145,7 @@ export function subscribe({ realm, user, params }: Request) {
   for (const { name, description } of allowed) {
     const existing = findChannelByName(realm, name);
     const channel = existing ?? {
-      id: realm.nextChannelId(), name, description, inviteOnly, historyPublicToSubscribers: historyPublic, isArchived: false,
+      id: realm.nextId('channel') as ChannelId, name, description, inviteOnly, historyPublicToSubscribers: historyPublic, isArchived: false,
       dateCreated: Math.floor(realm.clock.now()), creatorId: user.id, subscribers: new Set<UserId>(), formerSubscribers: new Set<UserId>(),
     };
     if (!existing) realm.channels.set(channel.id, channel);
@@ -166,11 +166,14 @@ export function subscribe({ realm, user, params }: Request) {
   return { subscribed, already_subscribed: already, ...(fatal ? {} : { unauthorized }) };
 }
 
-/** flags.unread-only-in-subscribed-channels: leaving a channel marks its messages read. */
 export function doUnsubscribe(realm: Realm, user: User, channel: Channel): void {
   channel.subscribers.delete(user.id);
   channel.formerSubscribers.add(user.id);
-  if (realm.fault('flags.unread-only-in-subscribed-channels')) return;
+  realm.rules.markReadOnLeaving(realm, user, channel);
+}
+
+/** flags.unread-only-in-subscribed-channels: leaving a channel marks its messages read. */
+function markReadOnLeaving(realm: Realm, user: User, channel: Channel): void {
   const marked: number[] = [];
   for (const message of realm.messages.values()) {
     if (message.recipient.type !== 'stream' || message.recipient.channelId !== channel.id) continue;
@@ -181,6 +184,8 @@ export function doUnsubscribe(realm: Realm, user: User, channel: Channel): void 
   }
   if (marked.length > 0) sendEvent(realm, { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: marked, all: false }, [user.id]);
 }
+
+export const CHANNEL_RULES = { markReadOnLeaving };
 
 /** Zulip lets only administrators remove others (can_remove_subscribers_group, default role:administrators). */
 export function unsubscribe({ realm, user, params }: Request) {

@@ -5,7 +5,6 @@ import { sendEvent } from './events.js';
 import type { Request } from './http.js';
 import type { Realm, SettingValue, UserId } from './model.js';
 import { readSettings } from './settings.js';
-import { checkAdministrator } from './users.js';
 
 /** Every human user of the organization: realm-wide events go to them all. Users are only ever added. */
 const humans = new WeakMap<Realm, { users: number; ids: readonly UserId[] }>();
@@ -17,29 +16,35 @@ export function everyone(realm: Realm): readonly UserId[] {
   return ids;
 }
 
-/** Sets the defaults; each changed one is announced (defaults.event-shape), an unchanged one is not. */
+// ---- Rules ------------------------------------------------------------------------------
+
+/**
+ * defaults.values-stored; defaults.updates-follow-model: each given setting is stored as given.
+ * defaults.existing-users-unchanged: only the defaults change, not any user's own setting.
+ */
+function storeDefaults(realm: Realm, changes: ReadonlyArray<readonly [string, SettingValue]>): void {
+  for (const [name, value] of changes) realm.userSettingsDefaults[name] = value;
+}
+
+/** defaults.event-shape: a setting given with its current value is not announced. */
+function changedDefaults(realm: Realm, changes: ReadonlyArray<readonly [string, SettingValue]>): Array<readonly [string, SettingValue]> {
+  return changes.filter(([name, value]) => realm.userSettingsDefaults[name] !== value);
+}
+
+export const DEFAULTS_RULES = { storeDefaults, changedDefaults };
+
+// ---- Actions ------------------------------------------------------------------------------
+
+/** Sets the defaults; each changed one is announced, in the dialect's events. */
 export function doSetRealmUserDefaults(realm: Realm, changes: ReadonlyArray<readonly [string, SettingValue]>): void {
-  const changed = changes.filter(([name, value]) => realm.userSettingsDefaults[name] !== value || realm.fault('defaults.event-shape'));
-  for (const [name, value] of changed) {
-    realm.userSettingsDefaults[name] = value;
-    // The fault defaults.existing-users-unchanged: existing users are changed too.
-    if (realm.fault('defaults.existing-users-unchanged')) for (const user of realm.users.values()) user.settings[name] = value;
-  }
-  if (changed.length === 0) return;
-  if (realm.alternate('defaults.event-shape')) {
-    sendEvent(realm, { type: 'realm_user_settings_defaults', op: 'update', changes: Object.fromEntries(changed) }, everyone(realm));
-    return;
-  }
-  for (const [property, value] of changed) sendEvent(realm, { type: 'realm_user_settings_defaults', op: 'update', property, value }, everyone(realm));
+  const changed = realm.rules.changedDefaults(realm, changes);
+  realm.rules.storeDefaults(realm, changes);
+  for (const event of realm.dialect.defaultsEvents(changed)) sendEvent(realm, event, everyone(realm));
 }
 
 export function updateRealmUserDefaults({ realm, user, params }: Request) {
-  checkAdministrator(realm, user, true);
-  let changes = readSettings(params, realm);
-  // The faults of defaults.values-stored and defaults.updates-follow-model.
-  if (realm.fault('defaults.values-stored')) changes = changes.map(([name, value]) => [name, name === 'color_scheme' && value === 3 ? 1 : value]);
-  if (realm.fault('defaults.updates-follow-model') && changes.length >= 3) changes = changes.slice(0, -1);
-  doSetRealmUserDefaults(realm, changes);
+  realm.rules.checkAdministrator(realm, user, true);
+  doSetRealmUserDefaults(realm, readSettings(params, realm));
   return {};
 }
 

@@ -4,39 +4,73 @@
 import { crc32 } from 'node:zlib';
 import { everyone } from './defaults.js';
 import { listening, sendEvent } from './events.js';
-import { RAW, type Request } from './http.js';
+import { RAW, type Request, type UploadedFile } from './http.js';
 import type { CustomEmoji, Realm, User } from './model.js';
 import { JsonError } from './params.js';
 
-const ASCII_NAME = /^[A-Za-z0-9 _-]+$/;
-const UNICODE_NAME = /^[\p{L}\p{N} _-]+$/u;
+export type EmojiChange = { add: CustomEmoji } | { remove: string };
 
-/** What makes two names the same emoji: "Case is ignored. Underscores are treated as spaces." */
-function nameKey(realm: Realm, name: string): string {
-  let key = realm.fault('emoji.name-case-ignored') ? name : name.toLowerCase();
-  if (!realm.fault('emoji.underscores-are-spaces')) key = key.replace(/_/g, ' ');
-  return key;
+export const ASCII_NAME = /^[A-Za-z0-9 _-]+$/;
+export const UNICODE_NAME = /^[\p{L}\p{N} _-]+$/u;
+const MIB = 1024 * 1024;
+
+// ---- Rules ------------------------------------------------------------------------------
+
+/** emoji.name-case-ignored; emoji.underscores-are-spaces: "Case is ignored. Underscores are treated as spaces." */
+function emojiNameKey(name: string): string {
+  return name.toLowerCase().replace(/_/g, ' ');
 }
 
-/**
- * emoji.name-characters; emoji.name-alphabet; emoji.name-rules: letters (ASCII in Zulip's
- * dialect, any in the alternate one), digits, dashes, spaces and underscores. Zulip stores the
- * name stripped, lower case, with underscores; the alternate dialect as given.
- */
+/** emoji.name-characters; emoji.name-alphabet: letters, digits, dashes, spaces and underscores. */
+function checkEmojiNameCharacters(name: string, letters: RegExp): void {
+  if (!letters.test(name)) throw new JsonError('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
+}
+
+/** emoji.one-file-part */
+function filePartsAllowed(): number {
+  return 1;
+}
+
+/** emoji.one-file-part */
+function checkOneFile(files: readonly UploadedFile[]): UploadedFile {
+  if (files.length !== 1) throw new JsonError('You must upload exactly one file.');
+  return files[0]!;
+}
+
+/** emoji.images-only: a PNG, GIF, JPEG or WebP, by its bytes. */
+function isEmojiImage(file: UploadedFile): boolean {
+  return isImage(file.data);
+}
+
+/** emoji.size-limit: MAX_EMOJI_FILE_SIZE_MIB, in bytes. */
+function largestEmojiFile(realm: Realm): number {
+  return realm.maxEmojiFileSizeMib * MIB;
+}
+
+/** emoji.upload-stores */
+function storeEmoji(realm: Realm, emoji: CustomEmoji): void {
+  realm.emoji.set(emoji.id, emoji);
+  activeIndex(realm).set(realm.rules.emojiNameKey(emoji.name), emoji);
+}
+
+/** emoji.listing-shape: a removed emoji stays, deactivated. */
+function deactivateEmoji(realm: Realm, emoji: CustomEmoji): void {
+  emoji.deactivated = true;
+  const key = realm.rules.emojiNameKey(emoji.name);
+  if (activeIndex(realm).get(key) === emoji) activeIndex(realm).delete(key);
+}
+
+export const EMOJI_RULES = { emojiNameKey, checkEmojiNameCharacters, filePartsAllowed, checkOneFile, isEmojiImage, largestEmojiFile, storeEmoji, deactivateEmoji };
+
+// ---- Validation ---------------------------------------------------------------------------
+
+/** The name as the dialect reads, checks and stores it (emoji.name-rules). */
 function checkEmojiName(realm: Realm, given: string): string {
-  const alternate = realm.alternate('emoji.name-rules');
-  const name = alternate ? given : given.trim();
+  const name = realm.dialect.emojiName(given);
   if (name === '') throw new JsonError('Emoji name is missing');
-  const allowed = alternate ? UNICODE_NAME : ASCII_NAME;
-  if (name.includes('-') && realm.fault('emoji.name-alphabet')) throw new JsonError('Emoji names may not contain dashes');
-  if (!allowed.test(name) && !realm.fault('emoji.name-characters')) {
-    throw new JsonError('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
-  }
-  if (alternate && [...name].length > 40) throw new JsonError('Emoji names are at most 40 characters long');
-  if (alternate) return name;
-  let stored = realm.fault('emoji.underscores-are-spaces') ? name : name.replace(/ /g, '_');
-  if (!realm.fault('emoji.name-case-ignored')) stored = stored.toLowerCase();
-  return stored;
+  realm.rules.checkEmojiNameCharacters(name, realm.dialect.emojiNameLetters());
+  realm.dialect.checkEmojiNameLength(name);
+  return realm.dialect.storedEmojiName(realm, name);
 }
 
 /** emoji.permission: Zulip's can_add_custom_emoji_group (default role:members); guests never. */
@@ -79,34 +113,25 @@ function isWholePng(data: Buffer): boolean {
 
 const EXTENSIONS: Record<string, string> = { PNG: 'png', GIF: 'gif', JPE: 'jpg', RIF: 'webp' };
 const TYPES: Record<string, string> = { png: 'image/png', gif: 'image/gif', jpg: 'image/jpeg', webp: 'image/webp' };
-function extension(data: Buffer): string {
+export function extension(data: Buffer): string {
   const mark = data[0] === 0x89 ? 'PNG' : data[0] === 0xff ? 'JPE' : data.subarray(0, 3).toString('latin1');
   return EXTENSIONS[mark] ?? 'bin';
 }
 
 /** emoji.listing-shape */
 export function realmEmojiDict(realm: Realm): Record<string, unknown> {
-  const alternate = realm.alternate('emoji.listing-shape');
-  const entries = [...realm.emoji.values()].filter((emoji) => !alternate || !emoji.deactivated);
-  return Object.fromEntries(entries.map((emoji) => [String(emoji.id), emojiDict(realm, emoji)]));
+  return Object.fromEntries(realm.dialect.emojiListed([...realm.emoji.values()]).map((emoji) => [String(emoji.id), emojiDict(realm, emoji)]));
 }
 
-function emojiDict(realm: Realm, emoji: CustomEmoji): Record<string, unknown> {
+export function emojiDict(realm: Realm, emoji: CustomEmoji): Record<string, unknown> {
   return {
     id: String(emoji.id), name: emoji.name, source_url: `${realm.url}/user_avatars/1/emoji/images/${emoji.id}.${extension(emoji.data)}`,
     deactivated: emoji.deactivated, author_id: emoji.authorId, still_url: null,
   };
 }
 
-function sendEmojiEvent(realm: Realm, change: { add: CustomEmoji } | { remove: string }): void {
-  if (!listening(realm, 'realm_emoji', everyone(realm))) return;
-  if (!realm.alternate('emoji.listing-shape')) {
-    sendEvent(realm, { type: 'realm_emoji', op: 'update', realm_emoji: realmEmojiDict(realm) }, everyone(realm));
-  } else if ('add' in change) {
-    sendEvent(realm, { type: 'realm_emoji', op: 'add', emoji: emojiDict(realm, change.add) }, everyone(realm));
-  } else {
-    sendEvent(realm, { type: 'realm_emoji', op: 'remove', name: change.remove }, everyone(realm));
-  }
+function sendEmojiEvent(realm: Realm, change: EmojiChange): void {
+  if (listening(realm, 'realm_emoji', everyone(realm))) sendEvent(realm, realm.dialect.emojiEvent(realm, change), everyone(realm));
 }
 
 /** Active emoji by the key of their name, so that an upload looks its name up without a scan. */
@@ -118,12 +143,7 @@ function activeIndex(realm: Realm): Map<string, CustomEmoji> {
 }
 
 function activeEmoji(realm: Realm, name: string): CustomEmoji | undefined {
-  return activeIndex(realm).get(nameKey(realm, name));
-}
-
-function deactivate(realm: Realm, emoji: CustomEmoji): void {
-  emoji.deactivated = true;
-  if (activeIndex(realm).get(nameKey(realm, emoji.name)) === emoji) activeIndex(realm).delete(nameKey(realm, emoji.name));
+  return activeIndex(realm).get(realm.rules.emojiNameKey(name));
 }
 
 // ---- Operations ---------------------------------------------------------------------------
@@ -134,24 +154,16 @@ export function uploadEmoji({ realm, user, path, files }: Request) {
   const name = checkEmojiName(realm, path.emoji_name!);
   if (!mayUploadEmoji(realm, user)) throw new JsonError('Insufficient permission');
   const existing = activeEmoji(realm, name);
-  // emoji.name-rules: Zulip refuses an active name; the alternate dialect replaces that emoji.
-  if (existing && !realm.alternate('emoji.name-rules') && !realm.fault('emoji.name-rules')) throw new JsonError('A custom emoji with this name already exists.');
-  if (files.length !== 1 && !(realm.fault('emoji.one-file-part') && files.length > 1)) throw new JsonError('You must upload exactly one file.');
-  const [file] = files;
-  const declaredImage = file!.mimeType.startsWith('image/');
-  const image = realm.fault('emoji.images-only') ? declaredImage || isImage(file!.data) : isImage(file!.data);
-  const refusedType = (realm.alternate('emoji.image-bytes') || realm.fault('emoji.image-bytes')) && !declaredImage;
-  if (!image || refusedType) throw new JsonError('Invalid image format', 400, 'BAD_IMAGE');
+  if (existing) realm.dialect.checkEmojiNameFree(existing);
+  const file = realm.rules.checkOneFile(files);
+  if (!realm.rules.isEmojiImage(file)) throw new JsonError('Invalid image format', 400, 'BAD_IMAGE');
+  realm.dialect.checkDeclaredImageType(file);
   if (existing) {
-    deactivate(realm, existing);
+    realm.rules.deactivateEmoji(realm, existing);
     sendEmojiEvent(realm, { remove: existing.name });
   }
-  const emoji: CustomEmoji = { id: realm.nextEmojiId(), name, authorId: user.id, data: file!.data, mimeType: TYPES[extension(file!.data)] ?? file!.mimeType, deactivated: false };
-  // The fault emoji.upload-stores: a GIF is not kept.
-  if (!(realm.fault('emoji.upload-stores') && extension(emoji.data) === 'gif')) {
-    realm.emoji.set(emoji.id, emoji);
-    activeIndex(realm).set(nameKey(realm, name), emoji);
-  }
+  const emoji: CustomEmoji = { id: realm.nextId('emoji'), name, authorId: user.id, data: file.data, mimeType: TYPES[extension(file.data)] ?? file.mimeType, deactivated: false };
+  realm.rules.storeEmoji(realm, emoji);
   sendEmojiEvent(realm, { add: emoji });
   return {};
 }
@@ -162,14 +174,10 @@ export function getRealmEmoji({ realm }: Request) {
 
 export function deleteEmoji({ realm, user, path }: Request) {
   const name = path.emoji_name!;
-  const found = activeEmoji(realm, name);
-  // Zulip looks the name up exactly as given; the alternate dialect as the spec compares names.
-  const emoji = realm.alternate('emoji.listing-shape') || found?.name === name ? found : undefined;
+  const emoji = realm.dialect.emojiToRemove(activeEmoji(realm, name), name);
   if (!emoji) throw new JsonError(`Emoji '${name}' does not exist`, 404);
-  const allowed = realm.alternate('emoji.permission') || realm.fault('emoji.permission') ? mayUploadEmoji(realm, user) : realm.isAdministrator(user) || emoji.authorId === user.id;
-  if (!allowed) throw new JsonError('Must be an organization administrator or emoji author');
-  deactivate(realm, emoji);
-  if (realm.fault('emoji.listing-shape')) realm.emoji.delete(emoji.id);
+  if (!realm.dialect.mayRemoveEmoji(realm, user, emoji)) throw new JsonError('Must be an organization administrator or emoji author');
+  realm.rules.deactivateEmoji(realm, emoji);
   sendEmojiEvent(realm, { remove: emoji.name });
   return {};
 }

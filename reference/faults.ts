@@ -3,6 +3,21 @@
 // environment variable TEAMCHAT_FAULTS (comma-separated) or the server options.
 
 import type { RuleId } from '../conformance/rules.js';
+import { dialectDecisions, type Dialect, type DialectDecisions } from './dialect.js';
+import { alternate } from './dialects/alternate.js';
+import { DRAFT_TYPES } from './drafts.js';
+import { extension, mayUploadEmoji } from './emoji.js';
+import { sendEvent } from './events.js';
+import { LONG_TEXT } from './fields.js';
+import { has } from './levels.js';
+import { FLAG_BITS, type Realm, type ScheduledMessage, type ScheduledMessageId, type UserId } from './model.js';
+import { JsonError, missingArgument } from './params.js';
+import { SPEC_RULES, type SpecRules } from './rules.js';
+import { bool } from './settings.js';
+import { characterLength, normalizeContent } from './text.js';
+
+/** Replacements of named functions: each takes the function it replaces and returns the faulty one. */
+type Wraps<Table> = { readonly [Name in keyof Table]?: (base: Table[Name]) => Table[Name] };
 
 export interface Fault {
   /** What the fault makes the server do wrong. */
@@ -11,154 +26,178 @@ export interface Fault {
   readonly alsoCaughtBy?: readonly RuleId[];
   /** The feature level at which the fault shows (for rules of older servers). */
   readonly level?: number;
+  /** The rule functions (rules.ts) it replaces. */
+  readonly rules?: Wraps<SpecRules>;
+  /** The dialect's decisions (dialect.ts) it replaces. */
+  readonly dialect?: Wraps<DialectDecisions>;
+}
+
+/**
+ * Zulip's stored form of an emoji name. The two emoji-name faults store the name as their own
+ * comparison sees it where the dialect stores that form, and leave a dialect that stores names
+ * as given alone.
+ */
+const zulipStoredName = (name: string) => name.toLowerCase().replace(/ /g, '_');
+
+/** The fault fields.summary-count-follows-model: deleted summary fields, still counted. */
+const deletedSummaryFields = new WeakMap<Realm, number>();
+
+/** The fault scheduled.deleted-never-sent: deleted messages the worker still sends. */
+const deletedScheduled = new WeakMap<Realm, ScheduledMessage[]>();
+function deletedButSent(realm: Realm): ScheduledMessage[] {
+  let list = deletedScheduled.get(realm);
+  if (!list) deletedScheduled.set(realm, (list = []));
+  return list;
 }
 
 export const FAULTS: Partial<Record<RuleId, Fault>> = {
-  'general.envelope': { does: 'a success of the flags operation says msg "Flags updated"' },
-  'general.authentication-required': { does: 'any well-formed API key is accepted with a known email', alsoCaughtBy: ['general.error-statuses'] },
-  'general.admin-only': { does: 'a regular member may update the settings defaults and create profile fields' },
-  'general.ignored-parameters-listed': { does: 'ignored_parameters_unsupported leaves out the first name', alsoCaughtBy: ['general.ignored-parameters-on-settings'] },
-  'general.ignored-parameters-on-settings': { does: 'PATCH /settings never lists ignored parameters', level: 166 },
-  'general.ignored-parameters-absent-before-167': { does: 'the spec operations list ignored parameters below level 167', level: 166 },
-  'general.error-statuses': { does: 'refused credentials are answered with HTTP 403' },
-  'general.realm-limits': { does: 'the organization\'s max_topic_length is 50' },
-  'general.ids-ascend': { does: 'draft IDs are scattered, as in the alternate dialect' },
-  'general.message-rendering': { does: 'GET /messages/{id} gives the raw text unless asked for HTML' },
+  'general.envelope': { does: 'a success of the flags operation says msg "Flags updated"', rules: { successEnvelope: (base) => (path, data) => (path.endsWith('/messages/flags') ? { ...base(path, data), msg: 'Flags updated' } : base(path, data)) } },
+  'general.authentication-required': { does: 'any well-formed API key is accepted with a known email', alsoCaughtBy: ['general.error-statuses'], rules: { apiKeyMatches: () => () => true } },
+  'general.admin-only': { does: 'a regular member may update the settings defaults and create profile fields', rules: { checkAdministrator: (base) => (realm, user, specEndpoint) => (specEndpoint ? undefined : base(realm, user, specEndpoint)) } },
+  'general.ignored-parameters-listed': { does: 'ignored_parameters_unsupported leaves out the first name', alsoCaughtBy: ['general.ignored-parameters-on-settings'], rules: { ignoredParametersListed: (base) => (ignored) => base(ignored).slice(1) } },
+  'general.ignored-parameters-on-settings': { does: 'PATCH /settings never lists ignored parameters', level: 166, rules: { listsIgnoredParameters: (base) => (realm, route) => route.ignoredParametersSince === undefined && base(realm, route) } },
+  'general.ignored-parameters-absent-before-167': { does: 'the spec operations list ignored parameters below level 167', level: 166, rules: { listsIgnoredParameters: () => () => true } },
+  'general.error-statuses': { does: 'refused credentials are answered with HTTP 403', dialect: { errorResponse: (base) => (realm, error) => ({ ...base(realm, error), ...(error.status === 401 ? { status: 403 } : {}) }) } },
+  'general.realm-limits': { does: 'the organization\'s max_topic_length is 50', dialect: { realmSettings: (base) => (fixture) => ({ ...base(fixture), maxTopicLength: 50 }) } },
+  'general.ids-ascend': { does: 'draft IDs are scattered, as in the alternate dialect', dialect: { nextId: (base) => (kind, last) => (kind === 'draft' ? alternate.nextId(kind, last) : base(kind, last)) } },
+  'general.message-rendering': { does: 'GET /messages/{id} gives the raw text unless asked for HTML', rules: { rendersByDefault: () => () => false } },
 
-  'defaults.values-stored': { does: 'color_scheme 3 is stored as 1', alsoCaughtBy: ['defaults.updates-follow-model'] },
-  'defaults.enum-values': { does: 'an integer out of its set is accepted', alsoCaughtBy: ['defaults.updates-follow-model', 'defaults.error-texts'] },
-  'defaults.string-values': { does: 'a string out of its set is accepted', alsoCaughtBy: ['defaults.updates-follow-model', 'defaults.error-texts'] },
-  'defaults.value-types': { does: '0 and 1 are taken as booleans', alsoCaughtBy: ['defaults.error-texts'] },
-  'defaults.settings-at-their-levels': { does: 'dense_mode is still a parameter at level 364 and above' },
-  'defaults.updates-follow-model': { does: 'an update of three or more settings drops the last', alsoCaughtBy: ['defaults.values-stored'] },
-  'defaults.existing-users-unchanged': { does: 'an update changes every existing user\'s own setting too' },
-  'defaults.new-users-get-defaults': { does: 'a new user starts with the settings of a new organization, not its defaults' },
-  'defaults.error-texts': { does: 'an out-of-set value says "Bad value for color_scheme"' },
-  'defaults.integer-ranges': { does: 'a batching period of 0 is accepted' },
-  'defaults.event-shape': { does: 'an unchanged default sends an event too' },
+  'defaults.values-stored': { does: 'color_scheme 3 is stored as 1', alsoCaughtBy: ['defaults.updates-follow-model'], rules: { storeDefaults: (base) => (realm, changes) => base(realm, changes.map(([name, value]) => [name, name === 'color_scheme' && value === 3 ? 1 : value] as const)) } },
+  'defaults.enum-values': { does: 'an integer out of its set is accepted', alsoCaughtBy: ['defaults.updates-follow-model', 'defaults.error-texts'], rules: { checkSettingValue: (base) => (setting, value, allowed) => (setting.kind.type === 'int' ? undefined : base(setting, value, allowed)) } },
+  'defaults.string-values': { does: 'a string out of its set is accepted', alsoCaughtBy: ['defaults.updates-follow-model', 'defaults.error-texts'], rules: { checkSettingValue: (base) => (setting, value, allowed) => (setting.kind.type === 'int' ? base(setting, value, allowed) : undefined) } },
+  'defaults.value-types': { does: '0 and 1 are taken as booleans', alsoCaughtBy: ['defaults.error-texts'], rules: { readBooleanSetting: () => (params, name) => { const value = params.json(name); return value === 0 || value === 1 ? value === 1 : params.bool(name); } } },
+  'defaults.settings-at-their-levels': { does: 'dense_mode is still a parameter at level 364 and above', rules: { settingsOfLevel: (base) => (level) => (level >= 364 ? [...base(level), bool('dense_mode', true)] : base(level)) } },
+  'defaults.updates-follow-model': { does: 'an update of three or more settings drops the last', alsoCaughtBy: ['defaults.values-stored'], rules: { storeDefaults: (base) => (realm, changes) => base(realm, changes.length >= 3 ? changes.slice(0, -1) : changes) } },
+  'defaults.existing-users-unchanged': { does: 'an update changes every existing user\'s own setting too', rules: { storeDefaults: (base) => (realm, changes) => { base(realm, changes); for (const [name, value] of changes) for (const user of realm.users.values()) user.settings[name] = value; } } },
+  'defaults.new-users-get-defaults': { does: 'a new user starts with the settings of a new organization, not its defaults', rules: { settingsOfNewUser: () => (realm) => ({ ...realm.initialUserSettings }) } },
+  'defaults.error-texts': { does: 'an out-of-set value says "Bad value for color_scheme"', rules: { checkSettingValue: (base) => (setting, value, allowed) => { try { base(setting, value, allowed); } catch { throw new JsonError(`Bad value for ${setting.name}`); } } } },
+  'defaults.integer-ranges': { does: 'a batching period of 0 is accepted', dialect: { checkIntegerSetting: (base) => (name, value) => (name === 'email_notifications_batching_period_seconds' && value === 0 ? undefined : base(name, value)) } },
+  'defaults.event-shape': { does: 'an unchanged default sends an event too', rules: { changedDefaults: () => (_realm, changes) => [...changes] } },
 
-  'fields.create-returns-id': { does: 'the id answered is one more than the field\'s', alsoCaughtBy: ['fields.select-options', 'fields.listing-shape', 'fields.name-optional'] },
-  'fields.field-type-required': { does: 'a create without field_type makes a Short text field', alsoCaughtBy: ['fields.error-texts'] },
-  'fields.field-type-values': { does: 'field_type 9 is accepted', alsoCaughtBy: ['fields.error-texts'] },
-  'fields.summary-limit': { does: 'a third summary field is accepted', alsoCaughtBy: ['fields.summary-count-follows-model'] },
-  'fields.summary-types': { does: 'a Long text field may be in the summary', alsoCaughtBy: ['fields.summary-count-follows-model', 'fields.error-texts'] },
-  'fields.select-options': { does: 'an option without order is accepted' },
-  'fields.flags-at-their-levels': { does: 'display_in_profile_summary is read below level 146', level: 145 },
-  'fields.summary-count-follows-model': { does: 'a deleted summary field keeps its place in the count', alsoCaughtBy: ['fields.summary-limit', 'fields.error-texts'] },
-  'fields.name-rules': { does: 'names may repeat' },
-  'fields.name-optional': { does: 'a create without name is refused ("Label cannot be blank."), as Zulip does' },
-  'fields.field-data-rules': { does: 'a List of options may have no option' },
-  'fields.error-texts': { does: 'an invalid field type says "Unknown field type."' },
-  'fields.listing-shape': { does: 'field_data is listed as an object, {} when unused', alsoCaughtBy: ['fields.field-data-rules'] },
+  'fields.create-returns-id': { does: 'the id answered is one more than the field\'s', alsoCaughtBy: ['fields.select-options', 'fields.listing-shape', 'fields.name-optional'], rules: { idOfCreatedField: (base) => (field) => base(field) + 1 } },
+  'fields.field-type-required': { does: 'a create without field_type makes a Short text field', alsoCaughtBy: ['fields.error-texts'], rules: { fieldTypeParameter: () => (params) => params.int('field_type') ?? 1 } },
+  'fields.field-type-values': { does: 'field_type 9 is accepted', alsoCaughtBy: ['fields.error-texts'], rules: { checkFieldType: (base) => (realm, type) => (type === 9 ? (type as never) : base(realm, type)) } },
+  'fields.summary-limit': { does: 'a third summary field is accepted', alsoCaughtBy: ['fields.summary-count-follows-model'], rules: { checkSummaryRoom: () => () => {} } },
+  'fields.summary-types': { does: 'a Long text field may be in the summary', alsoCaughtBy: ['fields.summary-count-follows-model', 'fields.error-texts'], rules: { checkSummaryType: (base) => (type) => (type === LONG_TEXT ? undefined : base(type)) } },
+  'fields.select-options': { does: 'an option without order is accepted', rules: { checkSelectOption: (base) => (key, option) => base(key, option !== null && typeof option === 'object' ? { ...option, order: '0' } : option) } },
+  'fields.flags-at-their-levels': { does: 'display_in_profile_summary is read below level 146', level: 145, rules: { readsSummaryFlag: () => () => true } },
+  'fields.summary-count-follows-model': { does: 'a deleted summary field keeps its place in the count', alsoCaughtBy: ['fields.summary-limit', 'fields.error-texts'], rules: { summaryFieldCount: (base) => (realm) => base(realm) + (deletedSummaryFields.get(realm) ?? 0), removeProfileField: (base) => (realm, field) => { if (field.displayInProfileSummary) deletedSummaryFields.set(realm, (deletedSummaryFields.get(realm) ?? 0) + 1); base(realm, field); } } },
+  'fields.name-rules': { does: 'names may repeat', dialect: { checkFieldNameFree: () => () => {} } },
+  'fields.name-optional': { does: 'a create without name is refused ("Label cannot be blank."), as Zulip does', rules: { checkFieldNameOptional: () => (given) => { if (given === undefined) throw new JsonError('Label cannot be blank.'); } } },
+  'fields.field-data-rules': { does: 'a List of options may have no option', dialect: { checkSelectHasChoices: () => () => {} } },
+  'fields.error-texts': { does: 'an invalid field type says "Unknown field type."', rules: { checkFieldType: (base) => (realm, type) => { try { return base(realm, type); } catch { throw new JsonError('Unknown field type.'); } } } },
+  'fields.listing-shape': { does: 'field_data is listed as an object, {} when unused', alsoCaughtBy: ['fields.field-data-rules'], rules: { listedFieldData: (base) => (field) => { const data = base(field); return typeof data === 'string' ? (data === '' ? {} : JSON.parse(data)) : data; } } },
 
-  'reminders.create-returns-id': { does: 'the reminder_id answered is not the reminder\'s', alsoCaughtBy: ['reminders.listing-shape'] },
-  'reminders.delivered-to-self': { does: 'a reminder is sent from the user to themself', alsoCaughtBy: ['reminders.delivery', 'reminders.note-delivered'] },
-  'reminders.note-delivered': { does: 'the note is left out of the delivered reminder', alsoCaughtBy: ['reminders.listing-shape'] },
-  'reminders.note-absent-before-415': { does: 'note is a parameter below level 415', level: 414 },
-  'reminders.parameters': { does: 'a reminder for a past time is accepted' },
-  'reminders.delivery': { does: 'a reminder found over ten minutes late fails' },
-  'reminders.listing-shape': { does: 'GET /reminders lacks reminder_target_message_id', alsoCaughtBy: ['reminders.create-returns-id'] },
+  'reminders.create-returns-id': { does: 'the reminder_id answered is not the reminder\'s', alsoCaughtBy: ['reminders.listing-shape'], rules: { idOfCreatedReminder: (base) => (reminder) => base(reminder) + 1000 } },
+  'reminders.delivered-to-self': { does: 'a reminder is sent from the user to themself', alsoCaughtBy: ['reminders.delivery', 'reminders.note-delivered'], rules: { reminderSender: () => (_realm, user) => user } },
+  'reminders.note-delivered': { does: 'the note is left out of the delivered reminder', alsoCaughtBy: ['reminders.listing-shape'], rules: { deliveredNote: () => () => '' } },
+  'reminders.note-absent-before-415': { does: 'note is a parameter below level 415', level: 414, rules: { readsReminderNote: () => () => true } },
+  'reminders.parameters': { does: 'a reminder for a past time is accepted', dialect: { checkReminderTimeInFuture: () => () => {} } },
+  'reminders.delivery': { does: 'a reminder found over ten minutes late fails', dialect: { latestReminderDeliverySeconds: () => () => 10 * 60 } },
+  'reminders.listing-shape': { does: 'GET /reminders lacks reminder_target_message_id', alsoCaughtBy: ['reminders.create-returns-id'], dialect: { reminderDict: (base) => (realm, reminder) => { const { reminder_target_message_id: _left, ...dict } = base(realm, reminder); return dict; } } },
 
-  'emoji.upload-stores': { does: 'an uploaded GIF is answered with success but not stored', alsoCaughtBy: ['emoji.underscores-are-spaces', 'emoji.name-case-ignored'] },
-  'emoji.name-characters': { does: 'names with any character are accepted', alsoCaughtBy: ['emoji.name-rules'] },
-  'emoji.name-alphabet': { does: 'names with a dash are refused' },
-  'emoji.name-case-ignored': { does: 'names that differ in case are different emoji', alsoCaughtBy: ['emoji.name-rules'] },
-  'emoji.underscores-are-spaces': { does: 'names that differ by underscores for spaces are different emoji', alsoCaughtBy: ['emoji.name-alphabet', 'emoji.name-rules'] },
-  'emoji.one-file-part': { does: 'an upload of two files stores the first' },
-  'emoji.images-only': { does: 'any bytes declared as an image are taken', alsoCaughtBy: ['emoji.image-bytes'] },
-  'emoji.size-limit': { does: 'a file one byte over the limit is accepted', alsoCaughtBy: ['emoji.image-bytes'] },
-  'emoji.name-rules': { does: 'an upload under an active name replaces that emoji' },
-  'emoji.permission': { does: 'any member may remove another\'s emoji' },
-  'emoji.image-bytes': { does: 'a PNG declared application/octet-stream is refused' },
-  'emoji.listing-shape': { does: 'removed emoji leave the list' },
+  'emoji.upload-stores': { does: 'an uploaded GIF is answered with success but not stored', alsoCaughtBy: ['emoji.underscores-are-spaces', 'emoji.name-case-ignored'], rules: { storeEmoji: (base) => (realm, emoji) => (extension(emoji.data) === 'gif' ? undefined : base(realm, emoji)) } },
+  'emoji.name-characters': { does: 'names with any character are accepted', alsoCaughtBy: ['emoji.name-rules'], rules: { checkEmojiNameCharacters: () => () => {} } },
+  'emoji.name-alphabet': { does: 'names with a dash are refused', rules: { checkEmojiNameCharacters: (base) => (name, letters) => { if (name.includes('-')) throw new JsonError('Emoji names may not contain dashes'); base(name, letters); } } },
+  'emoji.name-case-ignored': { does: 'names that differ in case are different emoji', alsoCaughtBy: ['emoji.name-rules'], rules: { emojiNameKey: () => (name) => name.replace(/_/g, ' ') }, dialect: { storedEmojiName: (base) => (realm, name) => (base(realm, name) === zulipStoredName(name) ? name.replace(/ /g, '_') : base(realm, name)) } },
+  'emoji.underscores-are-spaces': { does: 'names that differ by underscores for spaces are different emoji', alsoCaughtBy: ['emoji.name-alphabet', 'emoji.name-rules'], rules: { emojiNameKey: () => (name) => name.toLowerCase() }, dialect: { storedEmojiName: (base) => (realm, name) => (base(realm, name) === zulipStoredName(name) ? name.toLowerCase() : base(realm, name)) } },
+  'emoji.one-file-part': { does: 'an upload of two files stores the first', rules: { filePartsAllowed: () => () => 2, checkOneFile: (base) => (files) => base(files.slice(0, 1)) } },
+  'emoji.images-only': { does: 'any bytes declared as an image are taken', alsoCaughtBy: ['emoji.image-bytes'], rules: { isEmojiImage: (base) => (file) => file.mimeType.startsWith('image/') || base(file) } },
+  'emoji.size-limit': { does: 'a file one byte over the limit is accepted', alsoCaughtBy: ['emoji.image-bytes'], rules: { largestEmojiFile: (base) => (realm) => base(realm) + 1 } },
+  'emoji.name-rules': { does: 'an upload under an active name replaces that emoji', dialect: { checkEmojiNameFree: () => () => {} } },
+  'emoji.permission': { does: 'any member may remove another\'s emoji', dialect: { mayRemoveEmoji: () => (realm, user) => mayUploadEmoji(realm, user) } },
+  'emoji.image-bytes': { does: 'a PNG declared application/octet-stream is refused', dialect: { checkDeclaredImageType: () => alternate.checkDeclaredImageType } },
+  'emoji.listing-shape': { does: 'removed emoji leave the list', rules: { deactivateEmoji: (base) => (realm, emoji) => { base(realm, emoji); realm.emoji.delete(emoji.id); } } },
 
-  'typing.only-to-receivers': { does: 'typing notifications reach users who turned them off' },
-  'typing.event-shape': { does: 'the direct typing event lacks recipients' },
+  'typing.only-to-receivers': { does: 'typing notifications reach users who turned them off', rules: { typingReceivers: () => (_realm, ids) => [...ids] } },
+  'typing.event-shape': { does: 'the direct typing event lacks recipients', dialect: { directTypingEvent: (base) => (realm, sender, op, userIds) => { const typing = base(realm, sender, op, userIds); const { recipients: _left, ...event } = typing.event; return { ...typing, event: { ...event, type: typing.event.type } }; } } },
 
-  'drafts.create-returns-ids-in-order': { does: 'ids come back reversed for batches of two or more', alsoCaughtBy: ['drafts.event-shapes'] },
+  'drafts.create-returns-ids-in-order': { does: 'ids come back reversed for batches of two or more', alsoCaughtBy: ['drafts.event-shapes'], rules: { idsOfCreatedDrafts: (base) => (drafts) => { const ids = base(drafts); return ids.length > 1 ? ids.reverse() : ids; } } },
   'drafts.created-drafts-read-back': {
     does: 'a channel draft is stored with its topic upper-cased',
     alsoCaughtBy: ['drafts.topic-normalized', 'drafts.event-shapes', 'drafts.edit-delete-follow-model'],
+    rules: { storeDraft: (base) => (user, draft) => base(user, draft.type === 'stream' ? { ...draft, topic: draft.topic.toUpperCase() } : draft) },
   },
-  'drafts.timestamp-filled-when-absent': { does: 'a missing timestamp is stored as 0', alsoCaughtBy: ['drafts.edit-delete-follow-model'] },
-  'drafts.channel-draft-needs-one-channel': { does: 'a channel draft with two or more channel IDs is accepted', alsoCaughtBy: ['drafts.error-texts'] },
-  'drafts.null-bytes-rejected': { does: 'a NUL byte in a channel topic is accepted', alsoCaughtBy: ['drafts.error-texts'] },
-  'drafts.type-must-be-listed': { does: 'a draft of an unlisted type is stored as an unaddressed draft', alsoCaughtBy: ['drafts.error-texts'] },
-  'drafts.required-fields': { does: 'a draft without topic is accepted' },
-  'drafts.unaddressed-to-ignored': { does: 'an unaddressed draft with a non-empty to is refused', alsoCaughtBy: ['drafts.audience-normalized'] },
-  'drafts.drafts-parameter-optional': { does: 'a request without drafts gets "Missing \'drafts\' argument"' },
-  'drafts.event-to-other-clients': { does: 'no drafts event is sent on create', alsoCaughtBy: ['drafts.event-shapes'] },
-  'drafts.sync-off-deletes-drafts': { does: 'turning synchronization off keeps the drafts' },
-  'drafts.sync-off-sends-no-event': { does: 'turning synchronization off sends drafts remove events' },
-  'drafts.sync-off-endpoints-refuse': { does: 'GET /drafts answers normally while synchronization is off' },
-  'drafts.error-texts': { does: 'the one-channel error says "Exactly one channel ID is required"' },
-  'drafts.invalid-audience-rejected': { does: 'a channel draft to a missing channel is accepted' },
-  'drafts.negative-timestamp-rejected': { does: 'a negative timestamp is stored' },
-  'drafts.content-normalized': { does: 'content is stored without stripping surrounding whitespace' },
-  'drafts.topic-normalized': { does: 'the topic of a direct draft is stored', alsoCaughtBy: ['drafts.edit-delete-follow-model'] },
-  'drafts.audience-normalized': { does: 'a direct draft keeps duplicate user IDs' },
-  'drafts.unknown-keys-rejected': { does: 'unknown keys in a draft object are ignored' },
-  'drafts.event-shapes': { does: 'the drafts add event calls its list "draft"' },
-  'drafts.edit-delete-follow-model': { does: 'deleting a draft answers success but keeps it', alsoCaughtBy: ['drafts.event-shapes'] },
+  'drafts.timestamp-filled-when-absent': { does: 'a missing timestamp is stored as 0', alsoCaughtBy: ['drafts.edit-delete-follow-model'], rules: { draftTimestampNow: () => () => 0 } },
+  'drafts.channel-draft-needs-one-channel': { does: 'a channel draft with two or more channel IDs is accepted', alsoCaughtBy: ['drafts.error-texts'], rules: { checkOneChannel: (base) => (channels) => (channels.length > 1 ? channels[0]! : base(channels)) } },
+  'drafts.null-bytes-rejected': { does: 'a NUL byte in a channel topic is accepted', alsoCaughtBy: ['drafts.error-texts'], rules: { checkTopicWithoutNullBytes: () => () => {} } },
+  'drafts.type-must-be-listed': { does: 'a draft of an unlisted type is stored as an unaddressed draft', alsoCaughtBy: ['drafts.error-texts'], rules: { checkDraftType: (base) => (given, name) => (DRAFT_TYPES.includes(given as never) ? base(given, name) : '') } },
+  'drafts.required-fields': { does: 'a draft without topic is accepted', rules: { checkRequiredDraftKeys: (base) => (dict, name) => base({ topic: '', ...dict }, name) } },
+  'drafts.unaddressed-to-ignored': { does: 'an unaddressed draft with a non-empty to is refused', alsoCaughtBy: ['drafts.audience-normalized'], rules: { unaddressedDraft: (base) => (to, content, timestamp) => { if (to.length > 0) throw new JsonError('Unaddressed drafts take no recipients'); return base(to, content, timestamp); } } },
+  'drafts.drafts-parameter-optional': { does: 'a request without drafts gets "Missing \'drafts\' argument"', rules: { draftsParameter: (base) => (params) => { if (!params.has('drafts')) throw missingArgument('drafts'); return base(params); } } },
+  'drafts.event-to-other-clients': { does: 'no drafts event is sent on create', alsoCaughtBy: ['drafts.event-shapes'], rules: { announceCreatedDrafts: () => () => {} } },
+  'drafts.sync-off-deletes-drafts': { does: 'turning synchronization off keeps the drafts', rules: { deleteDraftsSilently: () => () => {} } },
+  'drafts.sync-off-sends-no-event': { does: 'turning synchronization off sends drafts remove events', rules: { deleteDraftsSilently: (base) => (realm, user) => { const ids = [...user.drafts.keys()]; base(realm, user); for (const id of ids) sendEvent(realm, { type: 'drafts', op: 'remove', draft_id: id }, [user.id]); } } },
+  'drafts.sync-off-endpoints-refuse': { does: 'GET /drafts answers normally while synchronization is off', dialect: { draftsReadableWhileSynchronizationOff: () => () => true } },
+  'drafts.error-texts': { does: 'the one-channel error says "Exactly one channel ID is required"', rules: { checkOneChannel: (base) => (channels) => { try { return base(channels); } catch { throw new JsonError('Exactly one channel ID is required'); } } } },
+  'drafts.invalid-audience-rejected': { does: 'a channel draft to a missing channel is accepted', dialect: { checkDraftChannel: () => () => {} } },
+  'drafts.negative-timestamp-rejected': { does: 'a negative timestamp is stored', dialect: { checkDraftTimestamp: () => () => {} } },
+  'drafts.content-normalized': { does: 'content is stored without stripping surrounding whitespace', dialect: { draftContent: (base) => (realm, given, name) => { const stored = base(realm, given, name); return stored === given.trim() ? given : stored; } } },
+  'drafts.topic-normalized': { does: 'the topic of a direct draft is stored', alsoCaughtBy: ['drafts.edit-delete-follow-model'], dialect: { directDraftAddress: (base) => (user, to, topic) => { const address = base(user, to, topic); return address.type === 'private' ? { ...address, topic } : address; } } },
+  'drafts.audience-normalized': { does: 'a direct draft keeps duplicate user IDs', dialect: { directDraftAddress: (base) => (user, to, topic) => { const address = base(user, to, topic); return address.type === 'private' ? { ...address, to } : address; } } },
+  'drafts.unknown-keys-rejected': { does: 'unknown keys in a draft object are ignored', dialect: { rejectsUnknownDraftKeys: () => () => false } },
+  'drafts.event-shapes': { does: 'the drafts add event calls its list "draft"', dialect: { draftsEvent: (base) => (op, drafts) => { const event = base(op, drafts); if (op !== 'add') return event; const { drafts: listed, ...rest } = event; return { ...rest, type: event.type, draft: listed }; } } },
+  'drafts.edit-delete-follow-model': { does: 'deleting a draft answers success but keeps it', alsoCaughtBy: ['drafts.event-shapes'], rules: { removeDraft: () => () => {} } },
 
-  'flags.required-parameters': { does: 'a request without flag changes read', alsoCaughtBy: ['flags.error-texts'] },
-  'flags.op-add-or-remove': { does: 'an unknown op is taken as add', alsoCaughtBy: ['flags.error-texts'] },
-  'flags.only-changeable-flags': { does: 'mentioned can be added and removed', alsoCaughtBy: ['flags.error-texts'] },
-  'flags.add-sets-flag': { does: 'add collapsed changes nothing', alsoCaughtBy: ['flags.model-sequence'] },
-  'flags.remove-clears-flag': { does: 'remove starred changes nothing', alsoCaughtBy: ['flags.model-sequence'] },
-  'flags.response-lists-modified': { does: 'the first modified message is left out of `messages` when two or more changed', alsoCaughtBy: ['flags.model-sequence'] },
-  'flags.response-lists-only-modified': { does: '`messages` echoes every requested ID, as Zulip does', alsoCaughtBy: ['flags.model-sequence'] },
+  'flags.required-parameters': { does: 'a request without flag changes read', alsoCaughtBy: ['flags.error-texts'], rules: { flagParameter: () => (params) => params.string('flag') ?? 'read' } },
+  'flags.op-add-or-remove': { does: 'an unknown op is taken as add', alsoCaughtBy: ['flags.error-texts'], rules: { checkFlagOperation: () => (op) => (op === 'remove' ? 'remove' : 'add') } },
+  'flags.only-changeable-flags': { does: 'mentioned can be added and removed', alsoCaughtBy: ['flags.error-texts'], rules: { checkChangeableFlag: (base) => (flag) => (flag === 'mentioned' ? 'mentioned' : base(flag)) } },
+  'flags.add-sets-flag': { does: 'add collapsed changes nothing', alsoCaughtBy: ['flags.model-sequence'], rules: { changeFlag: (base) => (message, user, flag, op, bits) => (flag === 'collapsed' && op === 'add' ? false : base(message, user, flag, op, bits)) } },
+  'flags.remove-clears-flag': { does: 'remove starred changes nothing', alsoCaughtBy: ['flags.model-sequence'], rules: { changeFlag: (base) => (message, user, flag, op, bits) => (flag === 'starred' && op === 'remove' ? false : base(message, user, flag, op, bits)) } },
+  'flags.response-lists-modified': { does: 'the first modified message is left out of `messages` when two or more changed', alsoCaughtBy: ['flags.model-sequence'], rules: { listedMessages: (base) => (result, requested) => { const listed = base(result, requested); return listed.length > 1 ? listed.slice(1) : listed; } } },
+  'flags.response-lists-only-modified': { does: '`messages` echoes every requested ID, as Zulip does', alsoCaughtBy: ['flags.model-sequence'], rules: { listedMessages: () => (_result, requested) => [...requested] } },
   'flags.remove-read-skips-unsubscribed': {
     does: 'remove read marks messages of unsubscribed channels unread too',
     alsoCaughtBy: ['flags.unread-only-in-subscribed-channels', 'flags.model-sequence', 'flags.response-lists-only-modified'],
+    rules: { messagesToChange: (base) => (realm, user, op, flag, ids) => ({ ...base(realm, user, op, flag, ids), candidates: [...new Set(ids)] }) },
   },
-  'flags.ignored-channels-listed': { does: 'ignored_because_not_subscribed_channels is always empty' },
-  'flags.ignored-channels-only-for-read-remove': { does: 'ignored_because_not_subscribed_channels is sent for every op and flag, as Zulip does' },
-  'flags.ignored-channels-absent-before-355': { does: 'ignored_because_not_subscribed_channels is sent below feature level 355', level: 354 },
-  'flags.unread-only-in-subscribed-channels': { does: 'unsubscribing leaves the channel\'s messages unread' },
-  'flags.messages-start-unread': { does: 'new messages arrive read', alsoCaughtBy: ['flags.model-sequence', 'flags.event-shape'] },
-  'flags.mention-flags': { does: 'a silent mention sets mentioned' },
-  'flags.wildcard-mention-flags': { does: 'a channel wildcard mention sets no flag' },
-  'flags.wildcard-mentioned-before-224': { does: 'below level 224 the split wildcard flags are sent', level: 223 },
-  'flags.alert-word-flag': { does: 'alert words match only in their own case' },
-  'flags.historical-flag': { does: 'starring a message from a channel\'s history does not mark it historical' },
-  'flags.model-sequence': { does: 'removing collapsed also removes starred', alsoCaughtBy: ['flags.remove-clears-flag'] },
-  'flags.error-texts': { does: 'an unknown flag gets "Unknown flag x"' },
-  'flags.inaccessible-messages': { does: 'starring a message the user may not see is accepted' },
-  'flags.event-shape': { does: 'update_message_flags events lack operation' },
+  'flags.ignored-channels-listed': { does: 'ignored_because_not_subscribed_channels is always empty', rules: { messagesToChange: (base) => (realm, user, op, flag, ids) => ({ ...base(realm, user, op, flag, ids), ignoredChannels: [] }) } },
+  'flags.ignored-channels-only-for-read-remove': { does: 'ignored_because_not_subscribed_channels is sent for every op and flag, as Zulip does', rules: { listsIgnoredChannels: (base) => (realm, op, flag) => has(realm.featureLevel, 'ignoredBecauseNotSubscribedChannels') || base(realm, op, flag) } },
+  'flags.ignored-channels-absent-before-355': { does: 'ignored_because_not_subscribed_channels is sent below feature level 355', level: 354, rules: { listsIgnoredChannels: (base) => (realm, op, flag) => !has(realm.featureLevel, 'ignoredBecauseNotSubscribedChannels') || base(realm, op, flag) } },
+  'flags.unread-only-in-subscribed-channels': { does: 'unsubscribing leaves the channel\'s messages unread', rules: { markReadOnLeaving: () => () => {} } },
+  'flags.messages-start-unread': { does: 'new messages arrive read', alsoCaughtBy: ['flags.model-sequence', 'flags.event-shape'], rules: { flagsOfNewMessage: (base) => (flags) => base(flags) | FLAG_BITS.read } },
+  'flags.mention-flags': { does: 'a silent mention sets mentioned', rules: { isSilentMention: () => () => false } },
+  'flags.wildcard-mention-flags': { does: 'a channel wildcard mention sets no flag', rules: { flagsOfNewMessage: (base) => (flags) => base(flags) & ~FLAG_BITS.stream_wildcard_mentioned } },
+  'flags.wildcard-mentioned-before-224': { does: 'below level 224 the split wildcard flags are sent', level: 223, rules: { splitsWildcardFlags: () => () => true } },
+  'flags.alert-word-flag': { does: 'alert words match only in their own case', rules: { alertWordForm: () => (text) => text } },
+  'flags.historical-flag': { does: 'starring a message from a channel\'s history does not mark it historical', rules: { flagsOfHistoricalMessage: () => () => FLAG_BITS.read } },
+  'flags.model-sequence': { does: 'removing collapsed also removes starred', alsoCaughtBy: ['flags.remove-clears-flag'], rules: { changeFlag: (base) => (message, user, flag, op, bits) => { if (flag === 'collapsed' && op === 'remove') message.userFlags.set(user.id, (bits &= ~FLAG_BITS.starred)); return base(message, user, flag, op, bits); } } },
+  'flags.error-texts': { does: 'an unknown flag gets "Unknown flag x"', rules: { checkFlagInTable: (base) => (realm, flag) => { try { base(realm, flag); } catch { throw new JsonError(`Unknown flag ${flag}`); } } } },
+  'flags.inaccessible-messages': { does: 'starring a message the user may not see is accepted', dialect: { checkHistoryAccess: () => () => {} } },
+  'flags.event-shape': { does: 'update_message_flags events lack operation', dialect: { flagsEvent: (base) => (realm, user, op, flag, modified) => { const { operation: _left, ...event } = base(realm, user, op, flag, modified); return { ...event, type: 'update_message_flags' }; } } },
 
-  'scheduled.edits-follow-model': { does: 'a content-only edit of a direct message keeps the old content', alsoCaughtBy: ['scheduled.topic-ignored-for-direct', 'scheduled.failed-needs-timestamp'] },
-  'scheduled.type-values': { does: 'a type outside the list is taken as stream', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.error-texts'] },
-  'scheduled.type-synonyms': { does: 'type channel is taken as private', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.to-matches-type', 'scheduled.missing-channel-error', 'scheduled.to-required-on-type-change'] },
-  'scheduled.channel-type-absent-before-248': { does: 'channel is accepted below level 248', level: 247, alsoCaughtBy: ['scheduled.edits-follow-model'] },
-  'scheduled.to-required-on-type-change': { does: 'a type given without to is accepted and ignored', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.error-texts'] },
-  'scheduled.to-matches-type': { does: 'a channel message accepts a list as to and takes its first entry', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.error-texts'] },
-  'scheduled.topic-required-on-change-to-channel': { does: 'a change to channel without topic is accepted, with the display name as topic', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.error-texts'] },
-  'scheduled.required-topic-not-empty': { does: 'a required topic of "(no topic)", "" or the display name is accepted', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.topic-normalized'] },
-  'scheduled.topic-ignored-for-direct': { does: 'a topic on an edit of a direct message is refused', alsoCaughtBy: ['scheduled.edits-follow-model'] },
-  'scheduled.empty-topic-names': { does: '"(no topic)" is stored as given at level 370 and above', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.topic-normalized'] },
-  'scheduled.empty-topic-valid-since-334': { does: 'the empty topic is refused at level 334 and above', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.empty-topic-names', 'scheduled.topic-normalized'] },
-  'scheduled.empty-topic-invalid-before-334': { does: 'the empty topic is accepted below level 334', level: 333, alsoCaughtBy: ['scheduled.edits-follow-model'] },
-  'scheduled.no-topic-ordinary-before-370': { does: '"(no topic)" means the empty topic below level 370', level: 369, alsoCaughtBy: ['scheduled.edits-follow-model'] },
-  'scheduled.content-limit': { does: 'content over max_message_length is stored whole', alsoCaughtBy: ['scheduled.limits-truncate'] },
-  'scheduled.topic-limit': { does: 'the topic limit counts UTF-16 code units, not characters', alsoCaughtBy: ['scheduled.limits-truncate'] },
-  'scheduled.failed-needs-timestamp': { does: 'a failed message accepts an edit without a new timestamp' },
-  'scheduled.missing-channel-error': { does: 'the missing-channel error lacks stream_id' },
-  'scheduled.invalid-user-error': { does: 'unknown user IDs in to are dropped silently', alsoCaughtBy: ['scheduled.error-texts'] },
-  'scheduled.missing-message-error': { does: 'a missing scheduled message answers code NOT_FOUND', alsoCaughtBy: ['scheduled.own-messages-only', 'scheduled.delete-missing-error', 'scheduled.error-texts'] },
-  'scheduled.own-messages-only': { does: 'a user may edit and delete another user\'s scheduled message', alsoCaughtBy: ['scheduled.error-texts'] },
-  'scheduled.delete-missing-error': { does: 'deleting a missing scheduled message succeeds', alsoCaughtBy: ['scheduled.error-texts'] },
-  'scheduled.delete-removes': { does: 'deleting answers success but keeps the message', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.missing-message-error', 'scheduled.delete-missing-error', 'scheduled.deleted-never-sent', 'scheduled.error-texts', 'scheduled.event-shapes'] },
-  'scheduled.deleted-never-sent': { does: 'a deleted message is still sent at its time' },
-  'scheduled.error-texts': { does: '"Nothing to change" says "No changes"' },
-  'scheduled.future-timestamp': { does: 'an edit with a past timestamp is accepted', alsoCaughtBy: ['scheduled.error-texts'] },
-  'scheduled.topic-normalized': { does: 'a topic keeps its surrounding whitespace' },
-  'scheduled.limits-truncate': { does: 'over-long content is refused instead of truncated' },
-  'scheduled.listing-shape': { does: 'GET lists the sender among the to of direct messages' },
-  'scheduled.delivery': { does: 'a due message is sent by the notification bot, not its sender' },
-  'scheduled.late-delivery-fails': { does: 'a late message is sent anyway', alsoCaughtBy: ['scheduled.failed-needs-timestamp', 'scheduled.deleted-never-sent', 'scheduled.edit-clears-failed'] },
-  'scheduled.edit-clears-failed': { does: 'a failed message edited with a new time stays failed' },
-  'scheduled.event-shapes': { does: 'the update event calls its object scheduled_messages' },
+  'scheduled.edits-follow-model': { does: 'a content-only edit of a direct message keeps the old content', alsoCaughtBy: ['scheduled.topic-ignored-for-direct', 'scheduled.failed-needs-timestamp'], rules: { applyScheduledEdit: (base) => (scheduled, changes) => { const { content: _kept, ...others } = changes; base(scheduled, changes.recipient === undefined && scheduled.recipient.type === 'private' ? others : changes); } } },
+  'scheduled.type-values': { does: 'a type outside the list is taken as stream', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.error-texts'], rules: { checkMessageType: (base) => (realm, given) => { try { return base(realm, given); } catch { return 'stream'; } } } },
+  'scheduled.type-synonyms': { does: 'type channel is taken as private', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.to-matches-type', 'scheduled.missing-channel-error', 'scheduled.to-required-on-type-change'], rules: { messageTypeNames: (base) => (realm) => { const names = base(realm); return 'channel' in names ? { ...names, channel: 'private' } : names; } } },
+  'scheduled.channel-type-absent-before-248': { does: 'channel is accepted below level 248', level: 247, alsoCaughtBy: ['scheduled.edits-follow-model'], rules: { messageTypeNames: (base) => (realm) => ({ ...base(realm), channel: 'stream' }) } },
+  'scheduled.to-required-on-type-change': { does: 'a type given without to is accepted and ignored', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.error-texts'], rules: { checkToGivenOnTypeChange: () => () => {} } },
+  'scheduled.to-matches-type': { does: 'a channel message accepts a list as to and takes its first entry', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.error-texts'], rules: { channelIdOfTo: (base) => (to) => (Array.isArray(to) && to.length > 0 ? to[0]! : base(to)) } },
+  'scheduled.topic-required-on-change-to-channel': { does: 'a change to channel without topic is accepted, with the display name as topic', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.error-texts'], rules: { checkTopicGivenOnChangeToChannel: () => () => {} } },
+  'scheduled.required-topic-not-empty': { does: 'a required topic of "(no topic)", "" or the display name is accepted', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.topic-normalized'], rules: { checkRequiredTopic: () => () => {} } },
+  'scheduled.topic-ignored-for-direct': { does: 'a topic on an edit of a direct message is refused', alsoCaughtBy: ['scheduled.edits-follow-model'], rules: { ignoreTopicOfDirectMessage: () => () => { throw new JsonError('Direct messages have no topic'); } } },
+  'scheduled.empty-topic-names': { does: '"(no topic)" is stored as given at level 370 and above', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.topic-normalized'], rules: { emptyTopicNamesMeanEmpty: (base) => (realm) => (has(realm.featureLevel, 'noTopicMeansEmptyTopic') ? false : base(realm)) } },
+  'scheduled.empty-topic-valid-since-334': { does: 'the empty topic is refused at level 334 and above', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.empty-topic-names', 'scheduled.topic-normalized'], rules: { emptyTopicsValid: (base) => (realm) => (has(realm.featureLevel, 'emptyTopicNames') ? false : base(realm)) } },
+  'scheduled.empty-topic-invalid-before-334': { does: 'the empty topic is accepted below level 334', level: 333, alsoCaughtBy: ['scheduled.edits-follow-model'], rules: { emptyTopicsValid: (base) => (realm) => (has(realm.featureLevel, 'emptyTopicNames') ? base(realm) : true) } },
+  'scheduled.no-topic-ordinary-before-370': { does: '"(no topic)" means the empty topic below level 370', level: 369, alsoCaughtBy: ['scheduled.edits-follow-model'], rules: { emptyTopicNamesMeanEmpty: (base) => (realm) => (has(realm.featureLevel, 'noTopicMeansEmptyTopic') ? base(realm) : true) } },
+  'scheduled.content-limit': { does: 'content over max_message_length is stored whole', alsoCaughtBy: ['scheduled.limits-truncate'], rules: { fitContentToLimit: () => (_realm, content) => normalizeContent(content, Number.MAX_SAFE_INTEGER) } },
+  'scheduled.topic-limit': { does: 'the topic limit counts UTF-16 code units, not characters', alsoCaughtBy: ['scheduled.limits-truncate'], rules: { fitTopicToLimit: () => (realm, topic) => { const max = realm.settings.maxTopicLength; return topic.length <= max ? topic : topic.slice(0, max - 3).replace(/[\ud800-\udbff]$/, '') + '...'; } } },
+  'scheduled.failed-needs-timestamp': { does: 'a failed message accepts an edit without a new timestamp', rules: { checkFailedMessageGetsTimestamp: () => () => {} } },
+  'scheduled.missing-channel-error': { does: 'the missing-channel error lacks stream_id', rules: { checkScheduledChannel: (base) => (realm, sender, id) => { try { return base(realm, sender, id); } catch (error) { if (error instanceof JsonError) throw new JsonError(error.msg, error.status, error.code); throw error; } } } },
+  'scheduled.invalid-user-error': { does: 'unknown user IDs in to are dropped silently', alsoCaughtBy: ['scheduled.error-texts'], rules: { checkScheduledRecipientIds: (base) => (realm, sender, ids) => base(realm, sender, ids.filter((id) => realm.users.has(id as UserId))) } },
+  'scheduled.missing-message-error': { does: 'a missing scheduled message answers code NOT_FOUND', alsoCaughtBy: ['scheduled.own-messages-only', 'scheduled.delete-missing-error', 'scheduled.error-texts'], rules: { scheduledMessageNotFound: (base) => (id) => { const error = base(id); return Object.assign(new JsonError(error.msg, error.status, 'NOT_FOUND'), { alternative: error.alternative }); } } },
+  'scheduled.own-messages-only': { does: 'a user may edit and delete another user\'s scheduled message', alsoCaughtBy: ['scheduled.error-texts'], rules: { isOwnScheduledMessage: () => () => true } },
+  'scheduled.delete-missing-error': { does: 'deleting a missing scheduled message succeeds', alsoCaughtBy: ['scheduled.error-texts'], rules: { deleteScheduledMessageById: (base) => (realm, user, id) => (realm.scheduledMessages.has(id as ScheduledMessageId) ? base(realm, user, id) : undefined) } },
+  'scheduled.delete-removes': { does: 'deleting answers success but keeps the message', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.missing-message-error', 'scheduled.delete-missing-error', 'scheduled.deleted-never-sent', 'scheduled.error-texts', 'scheduled.event-shapes'], rules: { removeScheduledMessage: () => () => {} } },
+  'scheduled.deleted-never-sent': { does: 'a deleted message is still sent at its time', rules: { removeScheduledMessage: (base) => (realm, scheduled) => { base(realm, scheduled); deletedButSent(realm).push(scheduled); }, dueScheduledMessages: (base) => (realm, now) => [...base(realm, now), ...deletedButSent(realm).filter((scheduled) => !scheduled.delivered && !scheduled.failed && scheduled.deliveryTimestamp <= now)] } },
+  'scheduled.error-texts': { does: '"Nothing to change" says "No changes"', dialect: { emptyScheduledEdit: (base) => () => { try { return base(); } catch { throw new JsonError('No changes'); } } } },
+  'scheduled.future-timestamp': { does: 'an edit with a past timestamp is accepted', alsoCaughtBy: ['scheduled.error-texts'], dialect: { checkDeliveryTimeInFuture: () => () => {} } },
+  'scheduled.topic-normalized': { does: 'a topic keeps its surrounding whitespace', dialect: { editedTopic: () => (given) => given } },
+  'scheduled.limits-truncate': { does: 'over-long content is refused instead of truncated', dialect: { fitScheduledToLimit: (base) => (realm, text, what) => { if (what === 'content' && characterLength(text.trimEnd()) > realm.settings.maxMessageLength) throw new JsonError('Message too long'); return base(realm, text, what); } } },
+  'scheduled.listing-shape': { does: 'GET lists the sender among the to of direct messages', dialect: { scheduledMessageDict: (base) => (realm, scheduled) => (scheduled.recipient.type === 'private' ? { ...base(realm, scheduled), to: scheduled.recipient.userIds } : base(realm, scheduled)) } },
+  'scheduled.delivery': { does: 'a due message is sent by the notification bot, not its sender', rules: { scheduledMessageSender: () => (realm) => realm.notificationBot! } },
+  'scheduled.late-delivery-fails': { does: 'a late message is sent anyway', alsoCaughtBy: ['scheduled.failed-needs-timestamp', 'scheduled.deleted-never-sent', 'scheduled.edit-clears-failed'], dialect: { latestScheduledDeliverySeconds: () => () => Infinity } },
+  'scheduled.edit-clears-failed': { does: 'a failed message edited with a new time stays failed', dialect: { rescheduleFailedMessage: () => () => {} } },
+  'scheduled.event-shapes': { does: 'the update event calls its object scheduled_messages', dialect: { scheduledMessageUpdateEvent: () => (dict) => ({ op: 'update', scheduled_messages: [dict] }) } },
 };
 
 export type FaultSet = ReadonlySet<string>;
@@ -169,4 +208,16 @@ export function faultsFromEnvironment(value = process.env.TEAMCHAT_FAULTS ?? '')
     if (!(name in FAULTS)) throw new Error(`unknown fault ${JSON.stringify(name)}; known: ${Object.keys(FAULTS).join(', ')}`);
   }
   return new Set(names);
+}
+
+/** A realm's rules and decisions: the spec's rules and the dialect's, each fault's replacements applied. */
+export function realmBehaviour(faults: FaultSet, dialect: Dialect, dialectSeed = 0): { rules: SpecRules; decisions: DialectDecisions } {
+  const rules: Record<string, unknown> = { ...SPEC_RULES };
+  const decisions: Record<string, unknown> = { ...dialectDecisions(dialect, dialectSeed) };
+  for (const name of faults) {
+    const fault = FAULTS[name as RuleId];
+    for (const [member, wrap] of Object.entries(fault?.rules ?? {})) rules[member] = (wrap as (base: unknown) => unknown)(rules[member]);
+    for (const [member, wrap] of Object.entries(fault?.dialect ?? {})) decisions[member] = (wrap as (base: unknown) => unknown)(decisions[member]);
+  }
+  return { rules: rules as SpecRules, decisions: decisions as unknown as DialectDecisions };
 }

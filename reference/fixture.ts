@@ -3,9 +3,9 @@
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ALTERNATE_REALM_SETTINGS, drawnRealmSettings, type Dialect } from './dialect.js';
-import type { FaultSet } from './faults.js';
-import { Realm, type Channel, type ProfileFieldType, type Role, type User, type UserId } from './model.js';
+import type { Dialect } from './dialect.js';
+import { realmBehaviour, type FaultSet } from './faults.js';
+import { Realm, type Channel, type ChannelId, type ProfileFieldType, type Role, type User, type UserId } from './model.js';
 import { initialSettings } from './settings.js';
 
 export const DEFAULT_FIXTURE = new URL('../../fixtures/organization.json', import.meta.url);
@@ -43,18 +43,15 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
     maxMessageLength: fixture.realm.max_message_length,
     maxTopicLength: fixture.realm.max_topic_length,
   };
-  const realm = new Realm(settings, featureLevel, faults, dialect, dialectSeed);
-  // general.realm-limits: the fixture gives Zulip's values; the other dialects have their own.
-  if (realm.alternate('general.realm-limits')) Object.assign(settings, dialect === 'random' ? drawnRealmSettings(dialectSeed) : ALTERNATE_REALM_SETTINGS);
-  if (faults.has('general.realm-limits')) settings.maxTopicLength = 50;
-  // emoji.permission: Zulip lets members upload; the alternate dialect administrators only.
-  realm.emojiUploaders = realm.alternate('emoji.permission') ? 'administrators' : 'members';
+  const { rules, decisions } = realmBehaviour(faults, dialect, dialectSeed);
+  const realm = new Realm(decisions.realmSettings(settings), featureLevel, rules, decisions, { faults, dialect, dialectSeed });
+  realm.emojiUploaders = decisions.emojiUploaders();
   const now = Math.floor(realm.clock.now());
   realm.initialUserSettings = initialSettings(featureLevel);
   realm.userSettingsDefaults = initialSettings(featureLevel);
   for (const entry of fixture.users) {
     const user: User = {
-      id: realm.nextUserId(),
+      id: realm.nextId('user') as UserId,
       email: entry.email,
       fullName: entry.full_name,
       apiKey: entry.api_key,
@@ -67,14 +64,14 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
     realm.addUser(user);
   }
   realm.notificationBot = {
-    id: realm.nextUserId(), email: 'notification-bot@zulip.com', fullName: 'Notification Bot', apiKey: randomBytes(16).toString('hex'),
+    id: realm.nextId('user') as UserId, email: 'notification-bot@zulip.com', fullName: 'Notification Bot', apiKey: randomBytes(16).toString('hex'),
     role: 'member', dateJoined: now, isBot: true, settings: initialSettings(featureLevel), alertWords: [], drafts: new Map(),
   };
   realm.addUser(realm.notificationBot);
   const idOf = (email: string) => realm.usersByEmail.get(email.toLowerCase())!.id;
   for (const entry of fixture.channels) {
     const channel: Channel = {
-      id: realm.nextChannelId(),
+      id: realm.nextId('channel') as ChannelId,
       name: entry.name,
       description: entry.description ?? '',
       inviteOnly: entry.invite_only,
@@ -88,7 +85,7 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
     realm.channels.set(channel.id, channel);
   }
   for (const entry of fixture.profile_fields ?? []) {
-    const id = realm.nextProfileFieldId();
+    const id = realm.nextId('profileField');
     const summary = entry.display_in_profile_summary && featureLevel >= 146;
     realm.profileFields.set(id, { id, name: entry.name, hint: entry.hint, type: entry.type, fieldData: '', order: id, displayInProfileSummary: summary, required: false, editableByUser: true });
   }

@@ -6,7 +6,7 @@ import type { Request } from './http.js';
 import { has } from './levels.js';
 import { FLAG_BITS, type ChannelId, type Message, type MessageId, type Realm, type StoredFlag, type User } from './model.js';
 import { messageIsAccessible } from './messages.js';
-import { JsonError, checkIntList, missingArgument } from './params.js';
+import { JsonError, checkIntList, missingArgument, type Params } from './params.js';
 
 /** The flags the flags operation can change. */
 export const CHANGEABLE_FLAGS: readonly StoredFlag[] = ['read', 'starred', 'collapsed'];
@@ -16,6 +16,8 @@ export function flagTableAt(level: number): string[] {
   const wildcardFlags = level >= 224 ? ['stream_wildcard_mentioned', 'topic_wildcard_mentioned'] : [];
   return ['read', 'starred', 'collapsed', 'mentioned', ...wildcardFlags, 'has_alert_word', 'historical', 'wildcard_mentioned'];
 }
+
+export type FlagOperation = 'add' | 'remove';
 
 export interface FlagsResult {
   modified: number[];
@@ -31,37 +33,88 @@ function unsubscribedChannelOf(realm: Realm, user: User, message: Message | unde
   return channel.subscribers.has(user.id) ? null : channel.id;
 }
 
+// ---- Rules ------------------------------------------------------------------------------
+
+/** flags.required-parameters */
+function flagParameter(params: Params): string {
+  const flag = params.string('flag');
+  if (flag === undefined) throw missingArgument('flag');
+  return flag;
+}
+
+/** flags.op-add-or-remove */
+function checkFlagOperation(op: string): FlagOperation {
+  if (op === 'add' || op === 'remove') return op;
+  throw new JsonError(`Invalid message flag operation: '${op}'`);
+}
+
+/** flags.only-changeable-flags: a flag of the spec's table at the level. */
+function checkFlagInTable(realm: Realm, flag: string): void {
+  if (!flagTableAt(realm.featureLevel).includes(flag)) throw new JsonError(`Invalid flag: '${flag}'`);
+}
+
+/** flags.only-changeable-flags */
+function checkChangeableFlag(flag: string): StoredFlag {
+  if (!CHANGEABLE_FLAGS.includes(flag as StoredFlag)) throw new JsonError(`Flag not editable: '${flag}'`);
+  return flag as StoredFlag;
+}
+
+/**
+ * flags.remove-read-skips-unsubscribed: the unread invariant. Removing read skips the
+ * messages of channels the user is not subscribed to, and names those channels.
+ */
+function messagesToChange(realm: Realm, user: User, op: FlagOperation, flag: StoredFlag, ids: readonly number[]): { candidates: number[]; ignoredChannels: number[] } {
+  const ignoredChannels = new Set<number>();
+  const candidates: number[] = [];
+  for (const id of new Set(ids)) {
+    const unsubscribed = unsubscribedChannelOf(realm, user, realm.messages.get(id as MessageId));
+    if (flag === 'read' && op === 'remove' && unsubscribed !== null) ignoredChannels.add(unsubscribed);
+    else candidates.push(id);
+  }
+  return { candidates, ignoredChannels: [...ignoredChannels].sort((a, b) => a - b) };
+}
+
+/** flags.historical-flag: a message from a channel's history gets read and historical. */
+function flagsOfHistoricalMessage(): number {
+  return HISTORICAL_DEFAULT;
+}
+
+/** flags.add-sets-flag; flags.remove-clears-flag: returns whether the flag changed. */
+function changeFlag(message: Message, user: User, flag: StoredFlag, op: FlagOperation, bits: number): boolean {
+  const bit = FLAG_BITS[flag];
+  const target = op === 'add';
+  if (((bits & bit) !== 0) === target) return false;
+  message.userFlags.set(user.id, target ? bits | bit : bits & ~bit);
+  return true;
+}
+
+/** flags.response-lists-modified; flags.response-lists-only-modified */
+function listedMessages(result: FlagsResult, _requested: readonly number[]): number[] {
+  return result.modified;
+}
+
+/** flags.ignored-channels-only-for-read-remove; flags.ignored-channels-absent-before-355 */
+function listsIgnoredChannels(realm: Realm, op: FlagOperation, flag: StoredFlag): boolean {
+  return has(realm.featureLevel, 'ignoredBecauseNotSubscribedChannels') && flag === 'read' && op === 'remove';
+}
+
+export const FLAG_RULES = {
+  flagParameter, checkFlagOperation, checkFlagInTable, checkChangeableFlag, messagesToChange, flagsOfHistoricalMessage, changeFlag, listedMessages, listsIgnoredChannels,
+};
+
+// ---- Actions ------------------------------------------------------------------------------
+
 /**
  * Gives (op add) or takes away (op remove) the flag on each message. flags.response-lists-only-
  * modified: the spec says `messages` "holds the IDs of modified messages", so a message whose
  * flag already had the asked value is not listed (Zulip lists every requested ID).
  */
-export function doUpdateMessageFlags(realm: Realm, user: User, op: 'add' | 'remove', flag: StoredFlag, ids: readonly number[]): FlagsResult {
-  const bit = FLAG_BITS[flag];
-  const target = op === 'add';
-  const ignoredChannels = new Set<number>();
-  const candidates: number[] = [];
-  for (const id of new Set(ids)) {
-    const message = realm.messages.get(id as MessageId);
-    const unsubscribed = unsubscribedChannelOf(realm, user, message);
-    // flags.remove-read-skips-unsubscribed: the unread invariant.
-    if (flag === 'read' && !target && unsubscribed !== null) {
-      ignoredChannels.add(unsubscribed);
-      if (!realm.fault('flags.remove-read-skips-unsubscribed')) continue;
-    }
-    candidates.push(id);
-  }
+export function doUpdateMessageFlags(realm: Realm, user: User, op: FlagOperation, flag: StoredFlag, ids: readonly number[]): FlagsResult {
+  const { candidates, ignoredChannels } = realm.rules.messagesToChange(realm, user, op, flag, ids);
   // A message the user never received has the historical default flags. Changing one of
   // those away from the default needs read access to the message (flags.inaccessible-messages).
-  const defaultHasFlag = (HISTORICAL_DEFAULT & bit) !== 0;
-  const needsHistoryRow = defaultHasFlag !== target;
-  // The alternate dialect skips such messages silently instead.
-  if (needsHistoryRow && !realm.fault('flags.inaccessible-messages') && !realm.alternate('flags.inaccessible-messages')) {
-    for (const id of candidates) {
-      const message = realm.messages.get(id as MessageId);
-      if (!message || (!message.userFlags.has(user.id) && !messageIsAccessible(realm, user, message))) throw new JsonError('Invalid message(s)');
-    }
-  }
+  const needsHistoryRow = ((HISTORICAL_DEFAULT & FLAG_BITS[flag]) !== 0) !== (op === 'add');
+  if (needsHistoryRow) realm.dialect.checkHistoryAccess(realm, user, candidates);
   const modified: number[] = [];
   for (const id of candidates) {
     const message = realm.messages.get(id as MessageId);
@@ -69,29 +122,16 @@ export function doUpdateMessageFlags(realm: Realm, user: User, op: 'add' | 'remo
     let bits = message.userFlags.get(user.id);
     if (bits === undefined) {
       if (!needsHistoryRow || !messageIsAccessible(realm, user, message)) continue;
-      bits = realm.fault('flags.historical-flag') ? FLAG_BITS.read : HISTORICAL_DEFAULT;
+      bits = realm.rules.flagsOfHistoricalMessage();
     }
-    if (flag === 'collapsed' && !target && realm.fault('flags.model-sequence')) message.userFlags.set(user.id, (bits &= ~FLAG_BITS.starred));
-    if (((bits & bit) !== 0) === target) continue;
-    if (flag === 'collapsed' && target && realm.fault('flags.add-sets-flag')) continue;
-    if (flag === 'starred' && !target && realm.fault('flags.remove-clears-flag')) continue;
-    message.userFlags.set(user.id, target ? bits | bit : bits & ~bit);
-    modified.push(id);
+    if (realm.rules.changeFlag(message, user, flag, op, bits)) modified.push(id);
   }
-  sendEvent(realm, flagsEvent(realm, user, op, flag, modified), [user.id]);
-  return { modified, ignoredChannels: [...ignoredChannels].sort((a, b) => a - b) };
+  sendEvent(realm, realm.dialect.flagsEvent(realm, user, op, flag, modified), [user.id]);
+  return { modified, ignoredChannels };
 }
 
-/** flags.event-shape */
-function flagsEvent(realm: Realm, user: User, op: 'add' | 'remove', flag: StoredFlag, modified: number[]) {
-  if (realm.alternate('flags.event-shape')) return { type: 'update_message_flags', op, flag, messages: [...modified].sort((a, b) => a - b) };
-  const event: Record<string, unknown> = { type: 'update_message_flags', op, operation: op, flag, messages: modified, all: false };
-  if (realm.fault('flags.event-shape')) delete event.operation;
-  if (flag === 'read' && op === 'remove') event.message_details = messageDetails(realm, user, modified);
-  return event as { type: string };
-}
-
-function messageDetails(realm: Realm, user: User, ids: number[]): Record<string, unknown> {
+/** The details of messages marked unread, as Zulip's update_message_flags events give them. */
+export function messageDetails(realm: Realm, user: User, ids: number[]): Record<string, unknown> {
   const details: Record<string, unknown> = {};
   for (const id of ids) {
     const message = realm.messages.get(id as MessageId)!;
@@ -105,59 +145,43 @@ function messageDetails(realm: Realm, user: User, ids: number[]): Record<string,
   return details;
 }
 
-function checkMessages({ params }: Request): number[] {
+// ---- Operations ---------------------------------------------------------------------------
+
+function checkMessages(params: Params): number[] {
   const list = params.list('messages');
   if (list === undefined) throw missingArgument('messages');
   return checkIntList(list, 'messages');
 }
 
-function checkOp({ realm, params }: Request): 'add' | 'remove' {
+function checkOp({ realm, params }: Request): FlagOperation {
   const op = params.string('op');
   if (op === undefined) throw missingArgument('op');
-  if (op === 'add' || op === 'remove') return op;
-  if (!realm.fault('flags.op-add-or-remove')) throw new JsonError(`Invalid message flag operation: '${op}'`);
-  return 'add';
+  return realm.rules.checkFlagOperation(op);
 }
 
 function checkFlag({ realm, params }: Request): StoredFlag {
-  let flag = params.string('flag');
-  if (flag === undefined) {
-    if (!realm.fault('flags.required-parameters')) throw missingArgument('flag');
-    flag = 'read';
-  }
-  if (!flagTableAt(realm.featureLevel).includes(flag)) {
-    throw new JsonError(realm.fault('flags.error-texts') ? `Unknown flag ${flag}` : `Invalid flag: '${flag}'`);
-  }
-  const changeable = CHANGEABLE_FLAGS.includes(flag as StoredFlag) || (flag === 'mentioned' && realm.fault('flags.only-changeable-flags'));
-  if (!changeable) throw new JsonError(`Flag not editable: '${flag}'`);
-  return flag as StoredFlag;
+  const flag = realm.rules.flagParameter(params);
+  realm.rules.checkFlagInTable(realm, flag);
+  return realm.rules.checkChangeableFlag(flag);
 }
 
 export function updateMessageFlags(request: Request) {
-  const { realm, user } = request;
-  let ids: number[], op: 'add' | 'remove', flag: StoredFlag;
+  const { realm, user, params } = request;
+  let ids: number[], op: FlagOperation, flag: StoredFlag;
   // flags.error-texts: Zulip reads messages, then the presence of op and flag, then flag, then
-  // op's value; the alternate dialect checks op, then flag, then messages.
-  if (realm.alternate('flags.error-texts')) {
+  // op's value; the dialect may check op, then flag, then messages.
+  if (realm.dialect.flagsChecksOpFirst()) {
     op = checkOp(request);
     flag = checkFlag(request);
-    ids = checkMessages(request);
+    ids = checkMessages(params);
   } else {
-    ids = checkMessages(request);
-    if (!request.params.has('op')) throw missingArgument('op');
+    ids = checkMessages(params);
+    if (!params.has('op')) throw missingArgument('op');
     flag = checkFlag(request);
     op = checkOp(request);
   }
   const result = doUpdateMessageFlags(realm, user, op, flag, ids);
-  let messages = result.modified;
-  if (realm.fault('flags.response-lists-only-modified')) messages = [...ids];
-  if (realm.fault('flags.response-lists-modified') && messages.length > 1) messages = messages.slice(1);
-  const response: Record<string, unknown> = { messages };
-  if (realm.fault('general.envelope')) response.msg = 'Flags updated';
-  const readRemove = flag === 'read' && op === 'remove';
-  const gated = has(realm.featureLevel, 'ignoredBecauseNotSubscribedChannels');
-  if ((gated && (readRemove || realm.fault('flags.ignored-channels-only-for-read-remove'))) || (!gated && realm.fault('flags.ignored-channels-absent-before-355'))) {
-    response.ignored_because_not_subscribed_channels = realm.fault('flags.ignored-channels-listed') ? [] : result.ignoredChannels;
-  }
+  const response: Record<string, unknown> = { messages: realm.rules.listedMessages(result, ids) };
+  if (realm.rules.listsIgnoredChannels(realm, op, flag)) response.ignored_because_not_subscribed_channels = result.ignoredChannels;
   return response;
 }

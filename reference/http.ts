@@ -4,8 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
-import { alternateError } from './dialect.js';
-import { BEHAVIOURS, has } from './levels.js';
+import { BEHAVIOURS } from './levels.js';
 import type { Realm, User } from './model.js';
 import { JsonError, Params } from './params.js';
 
@@ -15,7 +14,6 @@ export const LIMITS = {
   /** An urlencoded body, and every field of a multipart body. */
   fieldBytes: 4 * MIB,
   fields: 1000,
-  files: 1,
   /** A whole body, unless the realm's file limit needs more. */
   bodyBytes: 10 * MIB,
   /** What is read and dropped of a body after an answer that refused it, before the connection is closed. */
@@ -107,7 +105,6 @@ async function handle(realm: Realm, routes: CompiledRoute[], closed: Promise<voi
     } else if (data) send(realm, res, 200, data);
   } catch (error) {
     if (!(error instanceof JsonError)) throw error;
-    if (error.status === 401 && !realm.alternate('general.error-statuses')) res.setHeader('WWW-Authenticate', 'Basic realm="zulip"');
     if (error.status === 413 || error.bodyUnread) {
       // Refused before the body was read: drop what still comes, up to a bound, then close.
       res.setHeader('Connection', 'close');
@@ -151,34 +148,40 @@ async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<v
   const params = Params.merge(query, body.fields);
   const data = await operation({ realm, user: user as User, params, path, files: body.files, closed });
   const ignored = params.ignored();
-  const response: Record<string, unknown> = { result: 'success', msg: '', ...data };
-  if (ignored.length > 0 && listsIgnoredParameters(realm, route)) {
-    response.ignored_parameters_unsupported = realm.fault('general.ignored-parameters-listed') ? ignored.slice(1) : ignored;
-  }
+  const response = realm.rules.successEnvelope(route.path, data);
+  if (ignored.length > 0 && realm.rules.listsIgnoredParameters(realm, route)) response.ignored_parameters_unsupported = realm.rules.ignoredParametersListed(ignored);
   return response;
 }
 
-/** general.ignored-parameters-*: from level 167 everywhere; before, on the routes that had it earlier. */
-function listsIgnoredParameters(realm: Realm, route: CompiledRoute): boolean {
-  if (route.ignoredParametersSince !== undefined && realm.fault('general.ignored-parameters-on-settings')) return false;
-  if (realm.fault('general.ignored-parameters-absent-before-167')) return true;
+function sendError(realm: Realm, res: ServerResponse, error: JsonError): void {
+  const { status, headers, body } = realm.dialect.errorResponse(realm, error);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  send(realm, res, status, body);
+}
+
+// ---- Rules ------------------------------------------------------------------------------
+
+/** general.envelope: result "success" and msg "" around the operation's fields. */
+function successEnvelope(_path: string, data: Record<string, unknown>): Record<string, unknown> {
+  return { result: 'success', msg: '', ...data };
+}
+
+/** general.ignored-parameters-on-settings; general.ignored-parameters-absent-before-167: from level 167 everywhere; before, on the routes that had it earlier. */
+function listsIgnoredParameters(realm: Realm, route: Route): boolean {
   return realm.featureLevel >= (route.ignoredParametersSince ?? BEHAVIOURS.ignoredParametersUnsupported);
 }
 
-function sendError(realm: Realm, res: ServerResponse, error: JsonError): void {
-  if (realm.alternate('general.error-statuses')) {
-    const { status, body } = alternateError(error);
-    if (status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="teamchat"');
-    return send(realm, res, status, body);
-  }
-  const status = error.status === 401 && realm.fault('general.error-statuses') ? 403 : error.status;
-  send(realm, res, status, { result: 'error', msg: inZulipWords(realm, error.msg), code: error.code, ...error.extra });
+/** general.ignored-parameters-listed: every parameter the operation did not read. */
+function ignoredParametersListed(ignored: string[]): string[] {
+  return ignored;
 }
 
-/** Zulip's texts said "stream" until it renamed streams to channels. */
-function inZulipWords(realm: Realm, msg: string): string {
-  return has(realm.featureLevel, 'channelWording') ? msg : msg.replace(/channel/g, 'stream').replace(/Channel/g, 'Stream');
+/** general.authentication-required */
+function apiKeyMatches(user: User, apiKey: string): boolean {
+  return user.apiKey === apiKey;
 }
+
+export const HTTP_RULES = { successEnvelope, listsIgnoredParameters, ignoredParametersListed, apiKeyMatches };
 
 function send(realm: Realm, res: ServerResponse, status: number, body: Record<string, unknown>): void {
   const text = JSON.stringify(body) + '\n';
@@ -228,7 +231,7 @@ function checkBasicCredentials(realm: Realm, header: string): User {
   const apiKey = decoded.slice(colon + 1).trim();
   if (!/^[A-Za-z0-9]{32}$/.test(apiKey)) throw unauthorized('Malformed API key');
   const user = realm.usersByEmail.get(email);
-  if (!user || (user.apiKey !== apiKey && !realm.fault('general.authentication-required'))) throw new JsonError('Invalid API key', 401, 'INVALID_API_KEY');
+  if (!user || !realm.rules.apiKeyMatches(user, apiKey)) throw new JsonError('Invalid API key', 401, 'INVALID_API_KEY');
   return user;
 }
 
@@ -304,9 +307,8 @@ const multipartLimitsByRealm = new WeakMap<Realm, busboy.Limits>();
 function multipartLimits(realm: Realm): busboy.Limits {
   let limits = multipartLimitsByRealm.get(realm);
   if (!limits) {
-    // The fault emoji.size-limit lets that byte through.
-    const fileSize = fileLimit(realm) + (realm.fault('emoji.size-limit') ? 2 : 1);
-    limits = { fieldSize: LIMITS.fieldBytes, fields: LIMITS.fields, files: LIMITS.files, fileSize, parts: LIMITS.fields + LIMITS.files };
+    const files = realm.rules.filePartsAllowed();
+    limits = { fieldSize: LIMITS.fieldBytes, fields: LIMITS.fields, files, fileSize: realm.rules.largestEmojiFile(realm) + 1, parts: LIMITS.fields + files };
     multipartLimitsByRealm.set(realm, limits);
   }
   return limits;
@@ -357,7 +359,7 @@ function readMultipart(req: IncomingMessage, realm: Realm): Promise<Body> {
         if (!stream.truncated) files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) });
       });
     });
-    parser.on('filesLimit', () => realm.fault('emoji.one-file-part') || fail(new JsonError('You may only upload one file at a time')));
+    parser.on('filesLimit', () => fail(new JsonError('You may only upload one file at a time')));
     parser.on('fieldsLimit', () => fail(new JsonError(`Too many fields (limit: ${LIMITS.fields})`, 413)));
     parser.on('partsLimit', () => fail(new JsonError('Too many parts', 413)));
     parser.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));

@@ -35,7 +35,7 @@ export function flagNames(realm: Realm, bits: number): string[] {
   const set = (name: keyof typeof FLAG_BITS) => (bits & FLAG_BITS[name]) !== 0;
   for (const name of ['read', 'starred', 'collapsed', 'mentioned'] as const) if (set(name)) names.push(name);
   const wildcard = set('stream_wildcard_mentioned') || set('topic_wildcard_mentioned');
-  if (has(realm.featureLevel, 'splitWildcardMentionFlags') || realm.fault('flags.wildcard-mentioned-before-224')) {
+  if (realm.rules.splitsWildcardFlags(realm)) {
     if (set('stream_wildcard_mentioned')) names.push('stream_wildcard_mentioned');
     if (set('topic_wildcard_mentioned')) names.push('topic_wildcard_mentioned');
   }
@@ -55,7 +55,7 @@ export function userFlagBits(message: Message, user: User): number {
 
 const STREAM_WILDCARDS = ['all', 'everyone', 'stream'];
 
-interface Mentions {
+export interface Mentions {
   users: Set<UserId>;
   streamWildcard: boolean;
   topicWildcard: boolean;
@@ -66,8 +66,7 @@ export function findMentions(realm: Realm, content: string): Mentions {
   const mentions: Mentions = { users: new Set(), streamWildcard: false, topicWildcard: false };
   const pattern = /(?:^|(?<=[\s'"({[/<]))@(_?)(\*\*([^*]+)\*\*|\*([^*]+)\*)/g;
   for (const match of content.matchAll(pattern)) {
-    const silent = match[1] === '_' && !realm.fault('flags.mention-flags');
-    if (silent) continue;
+    if (realm.rules.isSilentMention(match[1]!)) continue;
     const userText = match[3];
     const groupText = match[4];
     if (groupText !== undefined) {
@@ -91,9 +90,9 @@ export function findMentions(realm: Realm, content: string): Mentions {
 
 /** Whether one of the user's alert words stands in the content as a word, in any case. */
 export function containsAlertWord(realm: Realm, user: User, content: string): boolean {
-  const text = realm.fault('flags.alert-word-flag') ? content : content.toLowerCase();
+  const text = realm.rules.alertWordForm(content);
   return user.alertWords.some((word) => {
-    const needle = realm.fault('flags.alert-word-flag') ? word : word.toLowerCase();
+    const needle = realm.rules.alertWordForm(word);
     let from = 0;
     for (let at = text.indexOf(needle, from); at >= 0; at = text.indexOf(needle, from)) {
       const before = text[at - 1];
@@ -105,6 +104,49 @@ export function containsAlertWord(realm: Realm, user: User, content: string): bo
   });
 }
 
+// ---- Rules ------------------------------------------------------------------------------
+
+/** flags.wildcard-mentioned-before-224: the split wildcard flags exist from level 224. */
+function splitsWildcardFlags(realm: Realm): boolean {
+  return has(realm.featureLevel, 'splitWildcardMentionFlags');
+}
+
+/** flags.mention-flags: @_ makes a mention silent: it sets no flag. */
+function isSilentMention(marker: string): boolean {
+  return marker === '_';
+}
+
+/** flags.alert-word-flag: alert words match in any case. */
+function alertWordForm(text: string): string {
+  return text.toLowerCase();
+}
+
+export interface NewMessageFlags {
+  read: boolean;
+  mentioned: boolean;
+  inChannel: boolean;
+  mentions: Mentions;
+  alertWord: boolean;
+}
+
+/** flags.messages-start-unread; flags.wildcard-mention-flags: a recipient's flags on a new message. */
+function flagsOfNewMessage({ read, mentioned, inChannel, mentions, alertWord }: NewMessageFlags): number {
+  let bits = 0;
+  if (read) bits |= FLAG_BITS.read;
+  if (mentioned) bits |= FLAG_BITS.mentioned;
+  if (inChannel && mentions.streamWildcard) bits |= FLAG_BITS.stream_wildcard_mentioned;
+  if (inChannel && mentions.topicWildcard) bits |= FLAG_BITS.topic_wildcard_mentioned;
+  if (alertWord) bits |= FLAG_BITS.has_alert_word;
+  return bits;
+}
+
+/** general.message-rendering: GET /messages/{id} renders content unless asked for the raw text. */
+function rendersByDefault(): boolean {
+  return true;
+}
+
+export const MESSAGE_RULES = { splitsWildcardFlags, isSilentMention, alertWordForm, flagsOfNewMessage, rendersByDefault };
+
 // ---- Sending --------------------------------------------------------------------------------
 
 export function recipientUserIds(realm: Realm, message: { senderId: UserId; recipient: Recipient }): Set<UserId> {
@@ -115,7 +157,7 @@ export function recipientUserIds(realm: Realm, message: { senderId: UserId; reci
 
 export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, content: string, readBySender: boolean, client = 'API', sentAt = realm.clock.now()): Message {
   const message: Message = {
-    id: realm.nextMessageId(),
+    id: realm.nextId('message') as MessageId,
     senderId: sender.id,
     recipient,
     content,
@@ -127,17 +169,11 @@ export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, 
   const inChannel = recipient.type === 'stream';
   const channel = inChannel ? realm.channels.get(recipient.channelId)! : null;
   for (const userId of recipientUserIds(realm, message)) {
-    const user = realm.users.get(userId)!;
-    let bits = 0;
     // Messages start unread, except the sender's own when sent read (a non-API client), and
     // one the sender gets in a channel they are not subscribed to (the unread invariant).
     const senderReads = userId === sender.id && (readBySender || (channel !== null && !channel.subscribers.has(userId)));
-    if (senderReads || realm.fault('flags.messages-start-unread')) bits |= FLAG_BITS.read;
-    if (mentions.users.has(userId)) bits |= FLAG_BITS.mentioned;
-    if (inChannel && mentions.streamWildcard && !realm.fault('flags.wildcard-mention-flags')) bits |= FLAG_BITS.stream_wildcard_mentioned;
-    if (inChannel && mentions.topicWildcard) bits |= FLAG_BITS.topic_wildcard_mentioned;
-    if (userId !== sender.id && containsAlertWord(realm, user, content)) bits |= FLAG_BITS.has_alert_word;
-    message.userFlags.set(userId, bits);
+    const alertWord = userId !== sender.id && containsAlertWord(realm, realm.users.get(userId)!, content);
+    message.userFlags.set(userId, realm.rules.flagsOfNewMessage({ read: senderReads, mentioned: mentions.users.has(userId), inChannel, mentions, alertWord }));
   }
   realm.messages.set(message.id, message);
   for (const [userId, bits] of message.userFlags) {
@@ -152,7 +188,11 @@ export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, 
  * stays text. The alternate dialect has its own markup.
  */
 export function renderContent(realm: Realm, content: string): string {
-  if (realm.alternate('general.message-rendering')) return `<div class="tc-message">${escapeHtml(content).replace(/\n/g, '<br>\n')}</div>`;
+  return realm.dialect.renderContent(realm, content);
+}
+
+/** Zulip's rendering (the dialects choose between it and their own). */
+export function renderZulipMarkdown(realm: Realm, content: string): string {
   return content
     .split(/\n[ \t]*\n+/)
     .filter((paragraph) => paragraph.trim() !== '')
@@ -160,7 +200,7 @@ export function renderContent(realm: Realm, content: string): string {
     .join('\n');
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+export const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 
 /** Inline markup: code spans first (nothing inside them is markup), then the rest. */
 function renderInline(realm: Realm, text: string): string {
@@ -319,7 +359,7 @@ export function sendMessage({ realm, user, params }: Request) {
 }
 
 export function getMessage({ realm, user, params, path }: Request) {
-  const applyMarkdown = params.bool('apply_markdown') ?? !realm.fault('general.message-rendering');
+  const applyMarkdown = params.bool('apply_markdown') ?? realm.rules.rendersByDefault();
   params.has('allow_empty_topic_name');
   const message = findAccessibleMessage(realm, user, pathId(path.message_id!));
   return {

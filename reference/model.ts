@@ -1,9 +1,9 @@
 // The organization's data: plain records and the maps that hold them. Nothing here knows HTTP.
 
-import type { DecisionId, RuleId } from '../conformance/rules.js';
-import { drawnAlternate, type Dialect } from './dialect.js';
+import type { Dialect, DialectDecisions } from './dialect.js';
 import type { FaultSet } from './faults.js';
 import type { EventQueue } from './events.js';
+import type { SpecRules } from './rules.js';
 
 export type UserId = number & { readonly __brand: 'UserId' };
 export type ChannelId = number & { readonly __brand: 'ChannelId' };
@@ -15,6 +15,8 @@ export type Role = 'owner' | 'administrator' | 'moderator' | 'member' | 'guest';
 export const ROLE_CODES: Record<Role, number> = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 };
 
 export type SettingValue = boolean | number | string;
+
+export type IdKind = 'user' | 'channel' | 'message' | 'draft' | 'scheduledMessage' | 'profileField' | 'reminder' | 'emoji';
 
 export interface User {
   readonly id: UserId;
@@ -94,7 +96,7 @@ export interface ScheduledMessage {
   deliveryTimestamp: number;
   readonly readBySender: boolean;
   failed: boolean;
-  /** A failed message edited with a new time in the alternate dialect: listed as failed, yet due again. */
+  /** A failed message edited with a new time, in a dialect that lists it as failed until it is sent: due again. */
   retry: boolean;
   failureMessage: string | null;
   delivered: boolean;
@@ -189,63 +191,23 @@ export class Realm {
   workerDownUntil = -Infinity;
   /** The bot that tells users about messages that could not be sent; set when the realm is built. */
   notificationBot: User | null = null;
-  private readonly counters = { user: 0, channel: 0, message: 0, draft: 0, scheduledMessage: 0, profileField: 0, reminder: 0, emoji: 0 };
-  /** The alternate dialect's last scattered IDs, from different seeds. */
-  private readonly scattered = { draft: 1, scheduledMessage: 7 };
+  /** The last ID given out, by kind. */
+  private readonly lastIds: Record<IdKind, number> = { user: 0, channel: 0, message: 0, draft: 0, scheduledMessage: 0, profileField: 0, reminder: 0, emoji: 0 };
 
   constructor(
     readonly settings: RealmSettings,
     readonly featureLevel: number,
-    readonly faults: FaultSet,
-    readonly dialect: Dialect = 'zulip',
-    /** The random dialect's seed. */
-    readonly dialectSeed = 0,
+    /** The spec's rules, by name (rules.ts); a seeded fault replaces one here. */
+    readonly rules: SpecRules,
+    /** What the realm does where the spec is silent (dialect.ts). */
+    readonly dialect: DialectDecisions,
+    /** How the realm was made: the faults seeded, the dialect's name and seed. */
+    readonly made: { readonly faults: FaultSet; readonly dialect: Dialect; readonly dialectSeed: number } = { faults: new Set(), dialect: 'zulip', dialectSeed: 0 },
   ) {}
 
-  private readonly drawn = new Map<DecisionId, boolean>();
-
-  fault(rule: RuleId): boolean {
-    return this.faults.has(rule);
-  }
-
-  /** Whether the realm makes the alternate dialect's choice for this decision instead of Zulip's. */
-  alternate(decision: DecisionId): boolean {
-    if (this.dialect !== 'random') return this.dialect === 'alternate';
-    let choice = this.drawn.get(decision);
-    if (choice === undefined) this.drawn.set(decision, (choice = drawnAlternate(this.dialectSeed, decision)));
-    return choice;
-  }
-
-  nextUserId(): UserId {
-    return ++this.counters.user as UserId;
-  }
-  /** general.ids-ascend: the alternate dialect leaves gaps. */
-  nextChannelId(): ChannelId {
-    return (this.counters.channel += this.alternate('general.ids-ascend') ? 10 : 1) as ChannelId;
-  }
-  nextMessageId(): MessageId {
-    return (this.counters.message += this.alternate('general.ids-ascend') ? 1 + (this.counters.message % 3) : 1) as MessageId;
-  }
-  nextReminderId(): number {
-    return (this.counters.reminder += this.alternate('general.ids-ascend') ? 5 : 1);
-  }
-  nextEmojiId(): number {
-    return ++this.counters.emoji;
-  }
-  nextProfileFieldId(): number {
-    return (this.counters.profileField += this.alternate('general.ids-ascend') ? 3 : 1);
-  }
-  nextDraftId(): DraftId {
-    return this.scatteredId('draft', this.fault('general.ids-ascend')) as DraftId;
-  }
-  nextScheduledMessageId(): ScheduledMessageId {
-    return this.scatteredId('scheduledMessage') as ScheduledMessageId;
-  }
-
-  /** Ascending in Zulip's dialect; in the alternate one, the Lehmer sequence mod 2^31-1: distinct, in no order. */
-  private scatteredId(kind: 'draft' | 'scheduledMessage', scatter = false): number {
-    if (!this.alternate('general.ids-ascend') && !scatter) return ++this.counters[kind];
-    return (this.scattered[kind] = (this.scattered[kind] * 48271) % 2147483647);
+  /** The next ID of a kind; the dialect decides how IDs follow each other (general.ids-ascend). */
+  nextId(kind: IdKind): number {
+    return (this.lastIds[kind] = kind === 'user' ? this.lastIds.user + 1 : this.dialect.nextId(kind, this.lastIds[kind]));
   }
 
   runDeliveries(): void {
@@ -253,7 +215,7 @@ export class Realm {
   }
 
   lastMessageId(): number {
-    return this.counters.message;
+    return this.lastIds.message;
   }
 
   addUser(user: User): void {

@@ -19,7 +19,7 @@ export interface Setting {
   readonly initial: SettingValue;
 }
 
-const bool = (name: string, initial: boolean, since = 1): Setting => ({ name, kind: { type: 'bool' }, since, initial });
+export const bool = (name: string, initial: boolean, since = 1): Setting => ({ name, kind: { type: 'bool' }, since, initial });
 const int = (name: string, initial: number, values?: readonly number[], since = 1): Setting => ({ name, kind: { type: 'int', values }, since, initial });
 const str = (name: string, initial: string, values?: readonly string[], since = 1): Setting => ({ name, kind: { type: 'string', values }, since, initial });
 
@@ -104,45 +104,40 @@ export function initialSettings(level: number): Record<string, SettingValue> {
   return Object.fromEntries(settingsAt(level).map((setting) => [setting.name, setting.initial]));
 }
 
-/**
- * defaults.integer-ranges: the spec gives no range to its integers without enumeration. Zulip
- * checks only the batching period; the alternate dialect bounds all three.
- */
-function checkIntegerRange(realm: Realm, name: string, value: number): void {
-  if (realm.alternate('defaults.integer-ranges')) {
-    const range: Record<string, [number, number]> = { web_font_size_px: [1, 1000], web_line_height_percent: [1, 1000], email_notifications_batching_period_seconds: [0, 30 * 86_400] };
-    const [min, max] = range[name] ?? [-Infinity, Infinity];
-    if (value < min || value > max) throw new JsonError(`${name} must lie between ${min} and ${max}`);
-  } else if (name === 'email_notifications_batching_period_seconds' && (value < (realm.fault('defaults.integer-ranges') ? 0 : 1) || value > 7 * 86_400)) {
-    throw new JsonError(`Invalid email batching period: ${value} seconds`);
-  }
+// ---- Rules ------------------------------------------------------------------------------
+
+/** defaults.settings-at-their-levels: the settings a server at the level has. */
+function settingsOfLevel(level: number): Setting[] {
+  return settingsAt(level);
 }
 
-/** The fault defaults.value-types: 0 and 1 taken as booleans. */
-function boolOrBit(params: Params, name: string): boolean | undefined {
-  const value = params.json(name);
-  return value === 0 || value === 1 ? value === 1 : params.bool(name);
+/** defaults.value-types: a boolean setting takes true or false. */
+function readBooleanSetting(params: Params, name: string): boolean | undefined {
+  return params.bool(name);
 }
+
+/** defaults.enum-values; defaults.string-values: a setting with a list of values takes one of them. */
+function checkSettingValue(setting: Setting, value: SettingValue, allowed: readonly (number | string)[]): void {
+  if (allowed.includes(value as never)) return;
+  throw new JsonError(setting.kind.type === 'int' ? `Invalid ${setting.name}: Value error, Not in the list of possible values` : `Invalid ${setting.name}`);
+}
+
+export const SETTINGS_RULES = { settingsOfLevel, readBooleanSetting, checkSettingValue };
 
 /** Reads every setting the request carries, validated; unknown names are left unread. Any invalid value refuses the whole request. */
 export function readSettings(params: Params, realm: Realm): Array<[string, SettingValue]> {
   const level = realm.featureLevel;
   const changes: Array<[string, SettingValue]> = [];
-  // The fault defaults.settings-at-their-levels: dense_mode outlives its removal.
-  const removedTooLate = realm.fault('defaults.settings-at-their-levels') && level >= 364 ? [{ ...bool('dense_mode', true) }] : [];
-  for (const setting of [...settingsAt(level), ...removedTooLate]) {
+  for (const setting of realm.rules.settingsOfLevel(level)) {
     let value: SettingValue | undefined;
-    if (setting.kind.type === 'bool') value = realm.fault('defaults.value-types') ? boolOrBit(params, setting.name) : params.bool(setting.name);
+    if (setting.kind.type === 'bool') value = realm.rules.readBooleanSetting(params, setting.name);
     else if (setting.kind.type === 'int') value = params.int(setting.name);
     else value = params.string(setting.name);
     if (value === undefined) continue;
     const allowed = allowedValues(setting, level);
-    const leniency = setting.kind.type === 'int' ? realm.fault('defaults.enum-values') : realm.fault('defaults.string-values');
-    if (allowed && !allowed.includes(value as never) && !leniency) {
-      if (realm.fault('defaults.error-texts')) throw new JsonError(`Bad value for ${setting.name}`);
-      throw new JsonError(setting.kind.type === 'int' ? `Invalid ${setting.name}: Value error, Not in the list of possible values` : `Invalid ${setting.name}`);
-    }
-    if (setting.kind.type === 'int' && !allowed) checkIntegerRange(realm, setting.name, value as number);
+    if (allowed) realm.rules.checkSettingValue(setting, value, allowed);
+    // defaults.integer-ranges: the spec gives no range to its integers without enumeration.
+    else if (setting.kind.type === 'int') realm.dialect.checkIntegerSetting(setting.name, value as number);
     changes.push([setting.name, value]);
   }
   return changes;

@@ -9,32 +9,22 @@ import { JsonError, checkIntList, missingArgument } from './params.js';
 import { checkChannelId, checkChannelTopic, checkDirectRecipientIds } from './messages.js';
 
 /** typing.only-to-receivers: from level 253, only users who receive typing notifications. */
-function receivers(realm: Realm, ids: Iterable<UserId>): UserId[] {
+function typingReceivers(realm: Realm, ids: Iterable<UserId>): UserId[] {
   const all = [...ids];
-  if (!has(realm.featureLevel, 'receivesTypingNotifications') || realm.fault('typing.only-to-receivers')) return all;
+  if (!has(realm.featureLevel, 'receivesTypingNotifications')) return all;
   return all.filter((id) => realm.users.get(id)!.settings.receives_typing_notifications !== false);
 }
 
-const person = (user: User) => ({ user_id: user.id, email: user.email });
+export const TYPING_RULES = { typingReceivers };
 
-export function doSendTypingNotification(realm: Realm, sender: User, op: 'start' | 'stop', to: { userIds: UserId[] } | { channelId: number; topic: string }): void {
-  const alternate = realm.alternate('typing.event-shape');
-  if ('userIds' in to) {
-    const recipients = to.userIds.map((id) => realm.users.get(id)!);
-    const event = alternate
-      ? { type: 'typing', op, message_type: 'direct', sender_id: sender.id, recipient_ids: to.userIds }
-      : { type: 'typing', op, message_type: realm.featureLevel >= 215 ? 'direct' : 'private', sender: person(sender), recipients: realm.fault('typing.event-shape') ? undefined : recipients.map(person) };
-    sendEvent(realm, event, receivers(realm, to.userIds));
-    return;
-  }
-  const channel = realm.channels.get(to.channelId as never)!;
-  if (alternate) {
-    sendEvent(realm, { type: 'typing', op, message_type: 'channel', sender_id: sender.id, recipient_ids: [...channel.subscribers] }, receivers(realm, channel.subscribers));
-    return;
-  }
-  // Zulip: to the channel's other subscribers, on queues that declared they understand channel typing.
-  const others = [...channel.subscribers].filter((id) => id !== sender.id);
-  sendEvent(realm, { type: 'typing', op, message_type: 'stream', sender: person(sender), stream_id: channel.id, topic: to.topic }, receivers(realm, others), 'stream_typing_notifications');
+export type TypingOp = 'start' | 'stop';
+
+/** A typing notification: the dialect says what the event holds and whom it is for (typing.event-shape). */
+export function doSendTypingNotification(realm: Realm, sender: User, op: TypingOp, to: { userIds: UserId[] } | { channelId: number; topic: string }): void {
+  const { event, audience, capability } = 'userIds' in to
+    ? realm.dialect.directTypingEvent(realm, sender, op, to.userIds)
+    : realm.dialect.channelTypingEvent(realm, sender, op, realm.channels.get(to.channelId as never)!, to.topic);
+  sendEvent(realm, event, realm.rules.typingReceivers(realm, audience), capability);
 }
 
 export function setTypingStatus({ realm, user, params }: Request) {

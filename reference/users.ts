@@ -3,36 +3,41 @@
 
 import { randomBytes } from 'node:crypto';
 import type { Request } from './http.js';
-import type { Realm, User, UserId } from './model.js';
+import type { Realm, SettingValue, User, UserId } from './model.js';
 import { personDict } from './core.js';
 import { everyone } from './defaults.js';
 import { sendEvent } from './events.js';
 import { JsonError, missingArgument } from './params.js';
 
 /**
- * Endpoints restricted to organization administrators (owners included). general.admin-only:
- * the fault lets a member through, on the spec's endpoints 1 and 4 only.
+ * Endpoints restricted to organization administrators (owners included); general.admin-only
+ * for the spec's endpoints 1 and 4 (`specEndpoint`).
  */
-export function checkAdministrator(realm: Realm, user: User, specEndpoint = false): void {
-  if (realm.isAdministrator(user) || (specEndpoint && realm.fault('general.admin-only'))) return;
-  throw new JsonError('Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
+function checkAdministrator(realm: Realm, user: User, _specEndpoint = false): void {
+  if (!realm.isAdministrator(user)) throw new JsonError('Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
 }
+
+/** defaults.new-users-get-defaults */
+function settingsOfNewUser(realm: Realm): Record<string, SettingValue> {
+  return { ...realm.userSettingsDefaults };
+}
+
+export const USER_RULES = { checkAdministrator, settingsOfNewUser };
 
 /** Users made through POST /users, whose API keys the reference gives out. */
 const createdUsers = new WeakMap<Realm, Set<UserId>>();
 
 /** Zulip's POST /users: an administrator creates a member, who starts with the organization's defaults. */
 export function createUser({ realm, user, params }: Request) {
-  checkAdministrator(realm, user);
+  realm.rules.checkAdministrator(realm, user);
   const email = params.requiredString('email').trim();
   const fullName = params.requiredString('full_name').trim();
   params.requiredString('password');
   if (!/^[^@\s]+@[^@\s]+$/.test(email) || fullName === '') throw new JsonError('Bad name or username');
   if (realm.usersByEmail.has(email.toLowerCase())) throw new JsonError(`Email '${email}' already in use`);
   const created: User = {
-    id: realm.nextUserId(), email, fullName, apiKey: randomBytes(16).toString('hex'), role: 'member', dateJoined: Math.floor(realm.clock.now()),
-    // defaults.new-users-get-defaults
-    settings: { ...(realm.fault('defaults.new-users-get-defaults') ? realm.initialUserSettings : realm.userSettingsDefaults) },
+    id: realm.nextId('user') as UserId, email, fullName, apiKey: randomBytes(16).toString('hex'), role: 'member', dateJoined: Math.floor(realm.clock.now()),
+    settings: realm.rules.settingsOfNewUser(realm),
     alertWords: [], drafts: new Map(),
   };
   realm.addUser(created);
@@ -44,7 +49,7 @@ export function createUser({ realm, user, params }: Request) {
 
 /** POST /reference/api_key (administrators): the API key of a user made through POST /users. */
 export function referenceApiKey({ realm, user, params }: Request) {
-  checkAdministrator(realm, user);
+  realm.rules.checkAdministrator(realm, user);
   const id = params.int('user_id');
   if (id === undefined) throw missingArgument('user_id');
   const target = realm.users.get(id as UserId);
