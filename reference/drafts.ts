@@ -98,12 +98,14 @@ export const DRAFT_RULES = {
 /** Parses one draft object as Zulip's strict schema does, then validates it against the rules. */
 export function checkDraft(realm: Realm, user: User, value: unknown, name: string): DraftFields {
   const dict = checkStrictDict(value, name, realm.dialect.rejectsUnknownDraftKeys() ? DRAFT_KEYS : Object.keys(value ?? {}));
+  // The names of the fields, for error texts; made only when one is needed.
   const field = (key: string) => `${name}["${key}"]`;
+  const string = (key: string, given: unknown) => (typeof given === 'string' ? given : checkString(given, field(key)));
   realm.rules.checkRequiredDraftKeys(dict, name);
-  const type = realm.rules.checkDraftType(checkString(dict.type, field('type')), field('type'));
+  const type = realm.rules.checkDraftType(string('type', dict.type), field('type'));
   const to = checkIntList(dict.to, field('to'));
-  const topic = checkString(dict.topic ?? '', field('topic'));
-  const content = realm.dialect.draftContent(realm, checkString(dict.content, field('content')), field('content'));
+  const topic = string('topic', dict.topic ?? '');
+  const content = realm.dialect.draftContent(realm, string('content', dict.content), field('content'));
   const given = dict.timestamp === undefined || dict.timestamp === null ? undefined : checkNumber(dict.timestamp, field('timestamp'));
   if (given !== undefined) realm.dialect.checkDraftTimestamp(realm, given);
   const timestamp = given === undefined ? realm.rules.draftTimestampNow(realm) : Math.round(given * 1e6) / 1e6;
@@ -144,7 +146,7 @@ function findDraft(realm: Realm, user: User, id: number): Draft {
 // ---- Actions ------------------------------------------------------------------------------
 
 export function doCreateDrafts(realm: Realm, user: User, drafts: DraftFields[]): Draft[] {
-  const created = drafts.map((fields) => ({ id: realm.nextId('draft') as DraftId, ...fields }));
+  const created = drafts.map(({ type, to, topic, content, timestamp }): Draft => ({ id: realm.nextId('draft') as DraftId, type, to, topic, content, timestamp }));
   for (const draft of created) realm.rules.storeDraft(user, draft);
   realm.rules.announceCreatedDrafts(realm, user, created);
   return created;

@@ -64,11 +64,13 @@ function checkChangeableFlag(flag: string): StoredFlag {
  * messages of channels the user is not subscribed to, and names those channels.
  */
 function messagesToChange(realm: Realm, user: User, op: FlagOperation, flag: StoredFlag, ids: readonly number[]): { candidates: number[]; ignoredChannels: number[] } {
+  const unique = [...new Set(ids)];
+  if (flag !== 'read' || op !== 'remove') return { candidates: unique, ignoredChannels: [] };
   const ignoredChannels = new Set<number>();
   const candidates: number[] = [];
-  for (const id of new Set(ids)) {
+  for (const id of unique) {
     const unsubscribed = unsubscribedChannelOf(realm, user, realm.messages.get(id as MessageId));
-    if (flag === 'read' && op === 'remove' && unsubscribed !== null) ignoredChannels.add(unsubscribed);
+    if (unsubscribed !== null) ignoredChannels.add(unsubscribed);
     else candidates.push(id);
   }
   return { candidates, ignoredChannels: [...ignoredChannels].sort((a, b) => a - b) };

@@ -1,5 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import fc from 'fast-check';
+import { formDecoded } from './http.js';
 import { JsonError, Params, checkIntList, checkStrictDict } from './params.js';
 
 const params = (query: string, body: Record<string, string> = {}) => Params.merge(new URLSearchParams(query), new Map(Object.entries(body)));
@@ -49,6 +51,12 @@ test('ignored() lists the names never read, sorted', () => {
   p.string('used');
   p.has('zeta');
   assert.equal(p.ignored(), ['alpha', 'beta']);
+});
+
+test('an urlencoded name or value decodes as URLSearchParams decodes it, malformed escapes included', () => {
+  const piece = fc.array(fc.oneof(fc.constantFrom('%', '+', '=', 'a', 'F', '0', '9', 'é', '😀', ' ', '%2', '%C3', '%A9', '%FF', '%E2%82', '%25', '%2B'), fc.string({ maxLength: 3 })), { maxLength: 12 })
+    .map((parts) => parts.join('').replaceAll('&', ''));
+  fc.assert(fc.property(piece, (text) => formDecoded(text) === new URLSearchParams(`x=${text}`).get('x')), { numRuns: 2000 });
 });
 
 test.run();

@@ -34,6 +34,7 @@ export class Params {
   constructor(private readonly values: ReadonlyMap<string, string>) {}
 
   static merge(query: URLSearchParams, body: ReadonlyMap<string, string>): Params {
+    if (query.size === 0) return new Params(body);
     const values = new Map<string, string>();
     for (const [name, value] of query) values.set(name, value);
     for (const [name, value] of body) values.set(name, value);
@@ -85,7 +86,9 @@ export class Params {
 
   /** Names received but never read by the operation, sorted. */
   ignored(): string[] {
-    return [...this.values.keys()].filter((name) => !this.used.has(name)).sort();
+    const ignored: string[] = [];
+    for (const name of this.values.keys()) if (!this.used.has(name)) ignored.push(name);
+    return ignored.sort();
   }
 }
 
@@ -116,7 +119,12 @@ export function checkList(value: unknown, name: string): unknown[] {
 }
 
 export function checkIntList(value: unknown, name: string): number[] {
-  return checkList(value, name).map((item, index) => checkInt(item, `${name}[${index}]`));
+  const list = checkList(value, name);
+  for (let index = 0; index < list.length; index++) {
+    const item = list[index];
+    if (!Number.isSafeInteger(item)) checkInt(item, `${name}[${index}]`);
+  }
+  return list as number[];
 }
 
 export function checkDict(value: unknown, name: string): Record<string, unknown> {

@@ -17,14 +17,15 @@ function firstCharacters(text: string, count: number): string {
 
 /** Strips trailing whitespace and leading newlines, refuses empty and NUL, truncates long. */
 export function normalizeContent(content: string, maxLength: number): string {
-  const body = content.trimEnd().replace(/^\n+/, '');
+  const trimmed = content.trimEnd();
+  const body = trimmed.charCodeAt(0) === 10 ? trimmed.replace(/^\n+/, '') : trimmed;
   if (body === '') throw new JsonError('Message must not be empty');
   if (body.includes('\0')) throw new JsonError('Message must not contain null bytes');
-  if (characterLength(body) <= maxLength) return body;
+  if (body.length <= maxLength || characterLength(body) <= maxLength) return body;
   return firstCharacters(body, maxLength - TRUNCATED_CONTENT_SUFFIX.length) + TRUNCATED_CONTENT_SUFFIX;
 }
 
 export function truncateTopic(topic: string, maxLength: number): string {
-  if (characterLength(topic) <= maxLength) return topic;
+  if (topic.length <= maxLength || characterLength(topic) <= maxLength) return topic;
   return firstCharacters(topic, maxLength - TRUNCATED_TOPIC_SUFFIX.length) + TRUNCATED_TOPIC_SUFFIX;
 }
