@@ -84,6 +84,18 @@ export class Cleanup {
     }
   }
 
+  private readonly stays = new Map<string, number>();
+
+  /** Notes something the run made that the API can only deactivate or archive: the report says it once, with a count. */
+  leftBehind(what: string): void {
+    this.stays.set(what, (this.stays.get(what) ?? 0) + 1);
+  }
+
+  /** What stays on the target, counted: e.g. "38 custom emoji, deactivated". */
+  left(): string[] {
+    return [...this.stays].map(([what, count]) => `${count} ${what}`);
+  }
+
   async runAll(): Promise<void> {
     while (this.steps.length > 0) {
       const step = this.steps.pop()!;

@@ -116,7 +116,12 @@ async function upload(context: Context, as: Role, name: string, params: ParamLis
 }
 
 async function removeEmoji(context: Context, names: readonly string[]): Promise<void> {
-  for (const name of names) await context.cleanup.now(`remove emoji ${name}`, () => context.call('admin', 'DELETE', emojiPath(name)));
+  for (const name of names) {
+    await context.cleanup.now(`remove emoji ${name}`, async () => {
+      const response = await context.call('admin', 'DELETE', emojiPath(name));
+      if (response.body?.result === 'success') context.cleanup.leftBehind('custom emoji, deactivated');
+    });
+  }
 }
 
 /** The upload must be refused and leave the organization's active emoji as they were. */

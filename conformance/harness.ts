@@ -119,6 +119,48 @@ export class Context {
     return Array.from({ length: count }, (_, index) => items[(start + index) % items.length]!);
   }
 
+  /** The messages the run made (sent, or delivered for it), whose personal flags it puts back at the end. */
+  private runMessages: number[] | null = null;
+
+  /**
+   * Notes a message the run made. At the end of the run the users of the profile find it as a
+   * new message leaves them: read, not starred, not collapsed (the API cannot delete it).
+   */
+  noteMessage(id?: number): void {
+    if (this.runMessages === null) {
+      this.runMessages = [];
+      this.cleanup.atEnd('put back the personal flags on the run\'s messages', () => this.putBackPersonalFlags());
+    }
+    if (id !== undefined) this.runMessages.push(id);
+  }
+
+  private async putBackPersonalFlags(): Promise<void> {
+    // What the run made a server send to the profile's users (delivered reminders, notices of
+    // failed scheduled messages) comes from a bot: a message from none of them since the run began.
+    const { startMessageId, users } = this.probe;
+    const profile = new Set(Object.values(users).map((user) => user.id));
+    if (startMessageId !== null) {
+      for (const as of ['admin', 'member', 'other'] as const) {
+        const response = await this.call(as, 'GET', '/messages', { anchor: 'newest', num_before: 200, num_after: 0, apply_markdown: false });
+        const messages: unknown = response.body?.messages;
+        if (!Array.isArray(messages)) continue;
+        for (const message of messages) {
+          if (Number.isInteger(message?.id) && message.id > startMessageId && !profile.has(message.sender_id)) this.runMessages!.push(message.id);
+        }
+      }
+    }
+    const ids = [...new Set(this.runMessages)];
+    for (const as of ['admin', 'member', 'other'] as const) {
+      for (let at = 0; at < ids.length; at += 500) {
+        const messages = ids.slice(at, at + 500);
+        for (const [op, flag] of [['remove', 'starred'], ['remove', 'collapsed'], ['add', 'read']] as const) {
+          const response = await this.call(as, 'POST', '/messages/flags', { messages, op, flag });
+          if (response.body?.result !== 'success') throw new Error(`${op} ${flag} as ${as} on ${messages.length} messages: ${response.status} ${response.text.slice(0, 200)}`);
+        }
+      }
+    }
+  }
+
   /** At the end of the run, puts a change back with this request; the journal keeps it until then. */
   putBack(what: string, request: PutBack): void {
     this.cleanup.atEnd(what, async () => {

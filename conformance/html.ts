@@ -71,7 +71,7 @@ ${report.rules.filter((rule) => rule.id.startsWith(`${area}.`)).map(row).join('\
 ${problems.length ? problems.map((rule) => failure(report, rule)).join('\n') : '<p>None.</p>'}
 <h2>Cleanup</h2>
 <p>Swept at the end: ${report.cleanup.swept.length ? `</p><ul>${report.cleanup.swept.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'nothing was left.</p>'}
-<p>Problems: ${report.cleanup.problems.length ? `</p><ul>${report.cleanup.problems.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'none.</p>'}
+${report.cleanup.left?.length ? `<p>Left on the target (the API cannot delete them): ${escape(report.cleanup.left.join('; '))}.</p>\n` : ''}<p>Problems: ${report.cleanup.problems.length ? `</p><ul>${report.cleanup.problems.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'none.</p>'}
 <p class="muted">teamchat-conformance ${escape(report.suite_version)}, started ${escape(report.started_at)}. Configuration (credentials redacted): <code>${escape(JSON.stringify(report.config))}</code></p>
 <script>${SCRIPT}</script>
 </body></html>

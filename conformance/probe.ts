@@ -23,6 +23,8 @@ export interface Probe {
   readonly emptyTopicDisplayName: string;
   /** Channels the member is subscribed to when the run starts. */
   readonly memberChannels: ReadonlyArray<{ readonly id: number; readonly name: string }>;
+  /** The newest message ID when the run starts (GET /users/me's max_message_id), if the target says it. */
+  readonly startMessageId: number | null;
   /** MAX_EMOJI_FILE_SIZE_MIB, and where the suite learnt it. */
   readonly emojiLimit: { readonly mib: number; readonly from: string };
   /** For each capability the target lacks, why. */
@@ -49,12 +51,14 @@ export async function probeTarget(client: Client, options: { readonly createUser
     throw new ProbeFailure(`not a Zulip-compatible server: GET /server_settings answered ${settings.status} ${settings.text.slice(0, 200)}`);
   }
   const users = {} as Record<Role, ProbedUser>;
+  let startMessageId: number | null = null;
   for (const role of ROLES) {
     const me = await unreachable('GET /users/me', () => client.call(role, 'GET', '/users/me'));
     if (!succeededEnough(me) || !Number.isInteger(me.body.user_id)) {
       throw new ProbeFailure(`the credentials of '${role}' were refused: ${me.status} ${me.body?.msg ?? me.text.slice(0, 200)}`);
     }
     users[role] = { id: me.body.user_id, email: me.body.email, fullName: me.body.full_name };
+    if (Number.isInteger(me.body.max_message_id)) startMessageId = Math.max(startMessageId ?? 0, me.body.max_message_id);
     if (role === 'admin' && me.body.is_admin !== true) throw new ProbeFailure(`'admin' (${me.body.email}) is not an organization administrator`);
   }
   if (users.member.id === users.other.id) throw new ProbeFailure(`'member' and 'other' are the same user; the profile needs two distinct members`);
@@ -90,6 +94,7 @@ export async function probeTarget(client: Client, options: { readonly createUser
     // Servers below feature level 334 have no empty topics, and no display name for them.
     emptyTopicDisplayName: typeof state.realm_empty_topic_display_name === 'string' ? state.realm_empty_topic_display_name : '',
     memberChannels,
+    startMessageId,
     emojiLimit: typeof settings.body.max_emoji_file_size_mib === 'number'
       ? { mib: settings.body.max_emoji_file_size_mib, from: 'the target (server_settings.max_emoji_file_size_mib)' }
       : options.emojiLimitMib !== undefined ? { mib: options.emojiLimitMib, from: 'the option --emoji-limit-mib' } : { mib: 5, from: 'the spec\'s default, 5 MiB' },

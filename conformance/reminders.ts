@@ -64,6 +64,7 @@ const mustChecks: Check[] = [
       const profile = [users.member.id, users.other.id, users.admin.id];
       const links = (message: any) => !profile.includes(message.sender_id) && message.id > messageId && linksToMessage(String(message.content), messageId);
       const delivered = (await recentMessages(context, 'member')).filter(links);
+      for (const message of delivered) context.noteMessage(message.id);
       expect(delivered.length === 1, `${delivered.length} messages from a bot linking message ${messageId} reached member after the reminder's time: ${JSON.stringify(delivered.map((m) => m.content))}`);
       const [reminder] = delivered;
       const participants = (reminder.display_recipient as Array<{ id: number }>).map((user) => user.id);
@@ -83,6 +84,7 @@ const mustChecks: Check[] = [
       succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: now + 60, note }), 'POST /reminders');
       await advanceClock(context, 120);
       const delivered = (await recentMessages(context, 'member')).filter((message) => message.id !== messageId && String(message.content).includes(tag));
+      for (const message of delivered) context.noteMessage(message.id);
       expect(delivered.some((message) => String(message.content).includes(note)), `no delivered reminder shows the note ${JSON.stringify(note)}: ${JSON.stringify(delivered.map((m) => m.content))}`);
     }, context.runsAtMost(3));
   }, ['reference-clock']),
@@ -115,6 +117,7 @@ const decisionChecks: Check[] = [
     await advanceClock(context, 60 + 11 * 60, false);
     await advanceClock(context, 0);
     const [reminder] = (await recentMessages(context, 'member')).filter((message) => linksToMessage(String(message.content), messageId));
+    if (reminder) context.noteMessage(reminder.id);
     expect(reminder, `no reminder linking message ${messageId} arrived, eleven minutes late`);
     expect(reminder.sender_full_name === 'Notification Bot' && String(reminder.content).startsWith('You requested a reminder for the following message.'), `the reminder is ${JSON.stringify({ sender: reminder.sender_full_name, content: reminder.content })}`);
   }, ['reference-clock']),

@@ -2,6 +2,7 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Cleanup } from './cleanup.js';
 import { labelsOf, readable, type RuleResult } from './harness.js';
 import { consoleSummary, exitCode, junit, summarize, type Report } from './report.js';
 
@@ -52,6 +53,16 @@ test('an expected failure counts as xfail, apart from fail, in the summary, the 
   assert.match(xml, /<failure type="decision" message="decision \(Zulip&apos;s choice\): fail of b\.three"/);
   assert.match(xml, /<property name="seed" value="1"\/>/);
   assert.match(xml, /timestamp="2026-11-24T00:00:00.000Z"/);
+});
+
+test('what the API can only deactivate is counted once in the cleanup section, not as a problem', () => {
+  const cleanup = new Cleanup();
+  for (let index = 0; index < 3; index++) cleanup.leftBehind('custom emoji, deactivated');
+  const r = { ...report([rule('a.one', 'pass')]), cleanup: { problems: cleanup.problems, swept: [], left: cleanup.left() } };
+  assert.equal(r.cleanup.left, ['3 custom emoji, deactivated']);
+  assert.match(consoleSummary(r), /left on the target \(the API cannot delete them\): 3 custom emoji, deactivated$/m);
+  assert.not.match(consoleSummary(r), /cleanup problems/);
+  assert.is(exitCode(r), 0);
 });
 
 test('a server failing everything is said in one line', () => {

@@ -17,7 +17,8 @@ export interface Report {
   /** Rules by outcome; a failure the expectations file lists counts as xfail, not fail. */
   summary: Summary;
   /** Problems removing what the run created; never a rule result. */
-  cleanup: { problems: string[]; swept: string[] };
+  /** problems: what could not be cleaned up; swept: leftovers of earlier runs removed; left: what the API can only deactivate or archive. */
+  cleanup: { problems: string[]; swept: string[]; left?: string[] };
   requests: number;
   /** Resets, timeouts and gateway errors met (retried where the request was idempotent). */
   transients: number;
@@ -152,6 +153,7 @@ export function consoleSummary(report: Report): string {
   if (broken.length >= 5 && report.summary.pass === 0) {
     lines.push('', `every rule that ran failed or ended in error (${broken.length}): the server may be failing every request; the first said: ${broken[0]!.message.slice(0, 200)}`);
   }
+  if ((report.cleanup.left ?? []).length > 0) lines.push('', `left on the target (the API cannot delete them): ${report.cleanup.left!.join('; ')}`);
   if (report.cleanup.problems.length > 0) {
     lines.push('', 'cleanup problems (not rule results):', ...report.cleanup.problems.map((problem) => `  ${problem}`));
   }

@@ -170,7 +170,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     },
     rules: results,
     summary: summarize(results),
-    cleanup: { problems: cleanup.problems, swept },
+    cleanup: { problems: cleanup.problems, swept, left: cleanup.left() },
     requests: client.count,
     transients: client.transients,
     smoke: options.smoke ?? false,

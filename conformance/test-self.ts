@@ -9,6 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FAULTS } from '../reference/faults.js';
 import { readFixture, targetProfile } from '../reference/fixture.js';
+import { FLAG_BITS } from '../reference/model.js';
 import { BOUNDARY_LEVELS, MIN_FEATURE_LEVEL } from '../reference/levels.js';
 import { RULES } from './rules.js';
 import { startReference, type ReferenceOptions } from '../reference/server.js';
@@ -82,6 +83,7 @@ export function selfTests(part: SelfTestPart): void {
             channels: [...realm.channels.values()].filter((channel) => !channel.isArchived).map((channel) => [channel.name, [...channel.subscribers]]),
           });
           const before = snapshot();
+          const firstMessage = realm.lastMessageId();
           const profile = targetProfile(reference.fixture, reference.url);
           const report = await runSuite({
             target: reference.url, credentials: profile.users, embedded: true, seed: 5, runs: 3, only: null, replayPath: null,
@@ -89,6 +91,14 @@ export function selfTests(part: SelfTestPart): void {
           });
           assert.equal(report.cleanup.problems, []);
           assert.is(snapshot(), before);
+          // The run's messages stay, but the profile's users find them read, not starred, not collapsed.
+          const profileUsers = [fixture.profile.admin, fixture.profile.member, fixture.profile.other].map((email) => realm.usersByEmail.get(email)!);
+          const runMessages = [...realm.messages.values()].filter((message) => message.id > firstMessage);
+          assert.ok(runMessages.length > 0, 'the run sent messages');
+          const changed = runMessages.flatMap((message) => profileUsers
+            .filter((user) => message.userFlags.has(user.id) && (message.userFlags.get(user.id)! & (FLAG_BITS.starred | FLAG_BITS.collapsed | FLAG_BITS.read)) !== FLAG_BITS.read)
+            .map((user) => `${user.email} on message ${message.id}: ${message.userFlags.get(user.id)}`));
+          assert.equal(changed, []);
         } finally {
           await reference.close();
         }

@@ -30,6 +30,7 @@ export async function createChannel(context: Context, suffix: string, subscriber
 export async function send(context: Context, as: Role, to: Channel | number[], content: string, topic = 'flags'): Promise<number> {
   const params = Array.isArray(to) ? { type: 'private', to, content } : { type: 'stream', to: to.id, topic, content };
   const body = succeeded(await context.call(as, 'POST', '/messages', params), 'POST /messages', SHAPES.sent);
+  context.noteMessage(body.id);
   return body.id;
 }
 
@@ -168,6 +169,8 @@ export async function targetNow(context: Context): Promise<number> {
 
 /** Moves the target's clock (CONTRACT: POST /reference/clock); returns the new now. */
 export async function advanceClock(context: Context, seconds: number, deliver = true): Promise<number> {
+  // What comes due may be sent to the profile's users: the end of the run puts their flags back.
+  context.noteMessage();
   const body = succeeded(await context.call('admin', 'POST', '/reference/clock', { advance_seconds: seconds, deliver }), 'POST /reference/clock');
   expect(Number.isInteger(body.now), `POST /reference/clock: no now: ${JSON.stringify(body)}`);
   return body.now;
