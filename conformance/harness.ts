@@ -134,28 +134,28 @@ export class Context {
     if (id !== undefined) this.runMessages.push(id);
   }
 
+  /**
+   * Each user's copy of the run's messages (what the run sent, and what a bot sent the profile's
+   * users since the run began: delivered reminders, notices of failed scheduled messages), as
+   * GET /messages lists the user's own, with only the flags that differ changed back. A message
+   * the user never received is left alone: flagging it would give them a history row.
+   */
   private async putBackPersonalFlags(): Promise<void> {
-    // What the run made a server send to the profile's users (delivered reminders, notices of
-    // failed scheduled messages) comes from a bot: a message from none of them since the run began.
     const { startMessageId, users } = this.probe;
     const profile = new Set(Object.values(users).map((user) => user.id));
-    if (startMessageId !== null) {
-      for (const as of ['admin', 'member', 'other'] as const) {
-        const response = await this.call(as, 'GET', '/messages', { anchor: 'newest', num_before: 200, num_after: 0, apply_markdown: false });
-        const messages: unknown = response.body?.messages;
-        if (!Array.isArray(messages)) continue;
-        for (const message of messages) {
-          if (Number.isInteger(message?.id) && message.id > startMessageId && !profile.has(message.sender_id)) this.runMessages!.push(message.id);
-        }
-      }
-    }
-    const ids = [...new Set(this.runMessages)];
+    const noted = new Set(this.runMessages);
+    const made = (message: any) => noted.has(message.id) || (startMessageId !== null && message.id > startMessageId && !profile.has(message.sender_id));
+    const changes = [['remove', 'starred', true], ['remove', 'collapsed', true], ['add', 'read', false]] as const;
     for (const as of ['admin', 'member', 'other'] as const) {
-      for (let at = 0; at < ids.length; at += 500) {
-        const messages = ids.slice(at, at + 500);
-        for (const [op, flag] of [['remove', 'starred'], ['remove', 'collapsed'], ['add', 'read']] as const) {
-          const response = await this.call(as, 'POST', '/messages/flags', { messages, op, flag });
-          if (response.body?.result !== 'success') throw new Error(`${op} ${flag} as ${as} on ${messages.length} messages: ${response.status} ${response.text.slice(0, 200)}`);
+      const listed = await this.call(as, 'GET', '/messages', { anchor: 'newest', num_before: 1000, num_after: 0, apply_markdown: false });
+      const messages: unknown = listed.body?.messages;
+      if (!Array.isArray(messages)) throw new Error(`GET /messages as ${as}: ${listed.status} ${listed.text.slice(0, 200)}`);
+      const copies = messages.filter((message) => Number.isInteger(message?.id) && Array.isArray(message.flags) && made(message));
+      for (const [op, flag, whenSet] of changes) {
+        const ids = copies.filter((message) => message.flags.includes(flag) === whenSet).map((message) => message.id as number);
+        for (let at = 0; at < ids.length; at += 500) {
+          const response = await this.call(as, 'POST', '/messages/flags', { messages: ids.slice(at, at + 500), op, flag });
+          if (response.body?.result !== 'success') throw new Error(`${op} ${flag} as ${as} on ${ids.length} messages: ${response.status} ${response.text.slice(0, 200)}`);
         }
       }
     }
