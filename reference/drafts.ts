@@ -98,7 +98,7 @@ export const DRAFT_RULES = {
 /** Parses one draft object as Zulip's strict schema does, then validates it against the rules. */
 export function checkDraft(realm: Realm, user: User, value: unknown, name: string): DraftFields {
   const dict = checkStrictDict(value, name, realm.dialect.rejectsUnknownDraftKeys() ? DRAFT_KEYS : Object.keys(value ?? {}));
-  // The names of the fields, for error texts; made only when one is needed.
+  // A field's name, for error texts.
   const field = (key: string) => `${name}["${key}"]`;
   const string = (key: string, given: unknown) => (typeof given === 'string' ? given : checkString(given, field(key)));
   realm.rules.checkRequiredDraftKeys(dict, name);

@@ -26,7 +26,8 @@ function messageTypeNames(realm: Realm): Readonly<Record<string, MessageType>> {
 
 /** scheduled.type-values */
 function checkMessageType(realm: Realm, given: string): MessageType {
-  const type = Object.hasOwn(realm.rules.messageTypeNames(realm), given) ? realm.rules.messageTypeNames(realm)[given] : undefined;
+  const names = realm.rules.messageTypeNames(realm);
+  const type = Object.hasOwn(names, given) ? names[given] : undefined;
   if (type === undefined) throw new JsonError('Invalid type: Value error, Not in the list of possible values');
   return type;
 }

@@ -1,4 +1,6 @@
-// npm run mutation -- AREA [AREA …] [--runs N] [--concurrency N]
+// npm run mutation -- AREA [AREA …] [--runs N] [--concurrency N] [--rescore]
+//   --rescore: score the areas' last Stryker reports again (after a change of the list of
+//   equivalent mutants) without running Stryker.
 //
 // Mutation testing of the reference with StrykerJS: the built module of an area
 // (dist/reference/AREA.js) is mutated, and the suite's checks of that area are the test: a
@@ -105,7 +107,7 @@ function markdown(scores: readonly AreaScore[], runs: number): string {
 }
 
 function main(): number {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string' }, concurrency: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string' }, concurrency: { type: 'string' }, rescore: { type: 'boolean' } } });
   const areas = positionals.length > 0 ? positionals : ['drafts'];
   const runs = Number(values.runs ?? 10);
   const equivalents = JSON.parse(readFileSync('scripts/mutation-equivalent.json', 'utf8')) as Equivalent[];
@@ -132,10 +134,12 @@ function main(): number {
       tsconfigFile: 'reports/no-tsconfig.json',
       cleanTempDir: true,
     };
-    writeFileSync('reports/stryker.config.json', JSON.stringify(config, null, 2));
-    process.stdout.write(`mutation: ${module}, test: ${config.commandRunner.command}\n`);
-    const stryker = spawnSync(process.execPath, ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', 'reports/stryker.config.json'], { stdio: 'inherit' });
-    if (stryker.status !== 0) throw new Error(`stryker exited with ${stryker.status}`);
+    if (!values.rescore) {
+      writeFileSync('reports/stryker.config.json', JSON.stringify(config, null, 2));
+      process.stdout.write(`mutation: ${module}, test: ${config.commandRunner.command}\n`);
+      const stryker = spawnSync(process.execPath, ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', 'reports/stryker.config.json'], { stdio: 'inherit' });
+      if (stryker.status !== 0) throw new Error(`stryker exited with ${stryker.status}`);
+    }
     const report = JSON.parse(readFileSync(`reports/mutation-${area}.json`, 'utf8'));
     const file = Object.keys(report.files).find((name) => name.endsWith(`reference/${area}.js`))!;
     const score = scoreArea(area, report.files[file].source, report.files[file].mutants, equivalents);
