@@ -6,7 +6,7 @@
 // falls; each member below names the decision of the catalog it belongs to (DECIDED_BY).
 
 import type { DecisionId } from '../conformance/rules.js';
-import { alternate, ALTERNATE_REALM_SETTINGS } from './dialects/alternate.js';
+import { alternate } from './dialects/alternate.js';
 import { zulip } from './dialects/zulip.js';
 import type { DraftFields } from './drafts.js';
 import type { EmojiChange } from './emoji.js';
@@ -249,4 +249,3 @@ export function dialectDecisions(dialect: Dialect, seed = 0): DialectDecisions {
   return dialect === 'alternate' ? alternate : zulip;
 }
 
-export { ALTERNATE_REALM_SETTINGS };

@@ -44,7 +44,7 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
     maxTopicLength: fixture.realm.max_topic_length,
   };
   const { rules, decisions } = realmBehaviour(faults, dialect, dialectSeed);
-  const realm = new Realm(decisions.realmSettings(settings), featureLevel, rules, decisions, { faults, dialect, dialectSeed });
+  const realm = new Realm(decisions.realmSettings(settings), featureLevel, rules, decisions);
   realm.emojiUploaders = decisions.emojiUploaders();
   const now = Math.floor(realm.clock.now());
   realm.initialUserSettings = initialSettings(featureLevel);

@@ -182,16 +182,15 @@ export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, 
   return message;
 }
 
-/**
- * general.message-rendering: Zulip's HTML for the basics of its Markdown: paragraphs and line
- * breaks, **strong**, *emphasis*, ~~strike~~, `code`, links, and user mentions; anything else
- * stays text. The alternate dialect has its own markup.
- */
+/** general.message-rendering: the dialect renders content as HTML. */
 export function renderContent(realm: Realm, content: string): string {
   return realm.dialect.renderContent(realm, content);
 }
 
-/** Zulip's rendering (the dialects choose between it and their own). */
+/**
+ * Zulip's HTML for the basics of its Markdown: paragraphs and line breaks, **strong**,
+ * *emphasis*, ~~strike~~, `code`, links, and user mentions; anything else stays text.
+ */
 export function renderZulipMarkdown(realm: Realm, content: string): string {
   return content
     .split(/\n[ \t]*\n+/)

@@ -1,7 +1,6 @@
 // The organization's data: plain records and the maps that hold them. Nothing here knows HTTP.
 
-import type { Dialect, DialectDecisions } from './dialect.js';
-import type { FaultSet } from './faults.js';
+import type { DialectDecisions } from './dialect.js';
 import type { EventQueue } from './events.js';
 import type { SpecRules } from './rules.js';
 
@@ -201,8 +200,6 @@ export class Realm {
     readonly rules: SpecRules,
     /** What the realm does where the spec is silent (dialect.ts). */
     readonly dialect: DialectDecisions,
-    /** How the realm was made: the faults seeded, the dialect's name and seed. */
-    readonly made: { readonly faults: FaultSet; readonly dialect: Dialect; readonly dialectSeed: number } = { faults: new Set(), dialect: 'zulip', dialectSeed: 0 },
   ) {}
 
   /** The next ID of a kind; the dialect decides how IDs follow each other (general.ids-ascend). */
