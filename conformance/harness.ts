@@ -56,7 +56,28 @@ export class Violation extends Error {
 
 export class Skip extends Error {}
 
-export type Capability = 'events' | 'reference-clock' | 'channel' | 'create-users';
+/**
+ * What a check needs of the target. `deliveries`: scheduled messages and reminders can be seen
+ * delivered (by the reference clock, or on real time); `reference-clock`: time can be moved with
+ * the worker down, so that a delivery is late.
+ */
+export type Capability = 'events' | 'deliveries' | 'reference-clock' | 'channel' | 'create-users';
+
+/** How the run sees deliveries (deliveries.ts): by moving the reference clock, on real time, or not at all. */
+export interface DeliveryState {
+  readonly mode: 'clock' | 'real-time' | null;
+  /** On real time: how far ahead deliveries are scheduled, and how long the worker then has. */
+  readonly waitSeconds: number;
+  /** The latest time a delivery of the run is due, on real time. */
+  latestDue: number | null;
+  /** Set while a case of a delivery property sets up: makes it wait for its turn after the shared wait. */
+  park: (() => Promise<void>) | null;
+  /** Set while a check runs: steps the check aside until its turn after the shared wait; resolves with why deliveries could not be seen, or null. */
+  defer: (() => Promise<string | null>) | null;
+  /** Waits until what is due has been delivered (set once the run schedules a delivery). */
+  settle: (() => Promise<string | null>) | null;
+  settled: { readonly upTo: number; readonly outcome: string | null } | null;
+}
 
 export interface Check {
   readonly rule: RuleId;
@@ -81,10 +102,16 @@ export interface RunOptions {
   readonly smoke?: boolean;
   /** Keep each rule's last exchanges in its result, passing or not (--explain shows them). */
   readonly keepExchanges?: boolean;
+  /** Against a target without the reference clock: deliveries are scheduled this many seconds ahead (--delivery-wait). */
+  readonly deliveryWait?: number;
 }
+
+/** Seconds ahead a delivery is scheduled on real time: Zulip's worker sends what is due within about a minute. */
+export const DEFAULT_DELIVERY_WAIT = 90;
 
 export class Context {
   private readonly memos = new Map<string, Promise<unknown>>();
+  readonly deliveryState: DeliveryState;
 
   constructor(
     readonly client: Client,
@@ -92,7 +119,10 @@ export class Context {
     readonly options: RunOptions,
     readonly prefix: string,
     readonly cleanup: Cleanup,
-  ) {}
+  ) {
+    const mode = !probe.missing['reference-clock'] ? 'clock' : !probe.missing.deliveries ? 'real-time' : null;
+    this.deliveryState = { mode, waitSeconds: options.deliveryWait ?? DEFAULT_DELIVERY_WAIT, latestDue: null, park: null, defer: null, settle: null, settled: null };
+  }
 
   private readonly serials = new Map<string, number>();
 
@@ -256,7 +286,7 @@ export function readable(value: unknown, labels?: readonly string[]): string {
     // fast-check's commands: each says what it did.
     return [...(value as Iterable<unknown>)].map((command) => String(command)).join('; ');
   }
-  if (value.toString !== Object.prototype.toString) return String(value);
+  if (typeof value.toString === "function" && value.toString !== Object.prototype.toString) return String(value);
   const entries = Object.entries(value).filter(([, item]) => item !== undefined);
   return `{ ${entries.map(([key, item]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${readable(item)}`).join(', ')} }`;
 }
@@ -377,14 +407,31 @@ export function applicability(rule: Rule, check: Check, probe: Probe, options: R
  */
 export const skippedByDesign = (result: RuleResult) => result.status === 'skip' && (result.skipped === 'level' || result.skipped === 'decision');
 
+/** A check that stepped aside to wait for deliveries; `finish` lets it go on once they are due (with why they cannot be seen, or null). */
+export interface DeferredCheck {
+  readonly rule: RuleId;
+  finish(reason: string | null): Promise<RuleResult>;
+}
+
+/** Runs a check to its end; one that waits for deliveries waits here. */
 export async function runCheck(check: Check, context: Context): Promise<RuleResult> {
+  const started = await startCheck(check, context);
+  if (!('finish' in started)) return started;
+  return started.finish(await context.deliveryState.settle!());
+}
+
+/**
+ * Runs a check until it ends, or until it steps aside to wait for deliveries on real time: then
+ * the runner goes on with other rules and finishes it later.
+ */
+export async function startCheck(check: Check, context: Context): Promise<RuleResult | DeferredCheck> {
   const rule = ruleById(check.rule)!;
   const result: RuleResult = {
     id: check.rule, severity: rule.severity, section: rule.section, title: rule.title, spec: specAnchor(rule),
     status: 'pass', message: '', counterexample: null, duration_ms: 0, requests: 0,
   };
-  const started = performance.now();
-  const requestsBefore = context.client.count;
+  let started = performance.now();
+  let requestsBefore = context.client.count;
   context.client.takeHistory();
   const skip = applicability(rule, check, context.probe, context.options);
   if (skip) {
@@ -393,33 +440,61 @@ export async function runCheck(check: Check, context: Context): Promise<RuleResu
     result.skipped = skip.kind;
     return result;
   }
-  try {
-    await check.run(context);
-  } catch (error) {
-    if (error instanceof Violation) {
-      result.status = 'fail';
-      // JavaScript's word for a missing value is not the reader's.
-      result.message = error.message.replace(/\bundefined\b/g, '(absent)');
-      const recent = context.client.takeHistory();
-      result.counterexample = error.counterexample ?? { input: null, seed: context.options.seed, path: null, requests: recent.map(curlLine), exchanges: recent };
-    } else if (error instanceof Skip) {
-      result.status = 'skip';
-      result.message = error.message;
-      result.skipped = 'check';
-    } else {
-      result.status = 'error';
-      result.serverError = error instanceof ServerError;
-      if (result.serverError) {
-        const recent = context.client.takeHistory();
-        result.counterexample = { input: null, seed: context.options.seed, path: null, requests: recent.map(curlLine), exchanges: recent };
-      }
-      result.message = error instanceof HarnessError ? error.message : `harness error: ${(error as Error)?.stack ?? String(error)}`;
-    }
-  } finally {
-    context.client.stopRecording();
-  }
+  const state = context.deliveryState;
+  let stepsAside!: () => void;
+  const asides = new Promise<void>((resolve) => (stepsAside = resolve));
+  let goOn!: (reason: string | null) => void;
+  const turn = new Promise<string | null>((resolve) => (goOn = resolve));
+  state.defer = () => {
+    state.defer = null;
+    stepsAside();
+    return turn;
+  };
+  const ran = check.run(context).then(() => null, (error: unknown) => ({ error }));
+  const aside = await Promise.race([ran.then(() => false), asides.then(() => true)]);
+  state.defer = null;
+  const conclude = (outcome: { error: unknown } | null) => {
+    concludeCheck(result, outcome, context);
+    result.duration_ms += Math.round(performance.now() - started);
+    result.requests += context.client.count - requestsBefore;
+    if (context.options.keepExchanges) result.exchanges = context.client.takeHistory();
+    return result;
+  };
+  if (!aside) return conclude(await ran);
   result.duration_ms = Math.round(performance.now() - started);
   result.requests = context.client.count - requestsBefore;
-  if (context.options.keepExchanges) result.exchanges = context.client.takeHistory();
-  return result;
+  return {
+    rule: check.rule,
+    finish: async (reason) => {
+      started = performance.now();
+      requestsBefore = context.client.count;
+      goOn(reason);
+      return conclude(await ran);
+    },
+  };
+}
+
+function concludeCheck(result: RuleResult, outcome: { error: unknown } | null, context: Context): void {
+  context.client.stopRecording();
+  if (outcome === null) return;
+  const { error } = outcome;
+  if (error instanceof Violation) {
+    result.status = 'fail';
+    // JavaScript's word for a missing value is not the reader's.
+    result.message = error.message.replace(/\bundefined\b/g, '(absent)');
+    const recent = context.client.takeHistory();
+    result.counterexample = error.counterexample ?? { input: null, seed: context.options.seed, path: null, requests: recent.map(curlLine), exchanges: recent };
+  } else if (error instanceof Skip) {
+    result.status = 'skip';
+    result.message = error.message;
+    result.skipped = 'check';
+  } else {
+    result.status = 'error';
+    result.serverError = error instanceof ServerError;
+    if (result.serverError) {
+      const recent = context.client.takeHistory();
+      result.counterexample = { input: null, seed: context.options.seed, path: null, requests: recent.map(curlLine), exchanges: recent };
+    }
+    result.message = error instanceof HarnessError ? error.message : `harness error: ${(error as Error)?.stack ?? String(error)}`;
+  }
 }

@@ -67,6 +67,10 @@ const HELP = `Usage: npm run conformance -- [options]
   --event-wait MS      how long to wait for an event before deciding it did not come
                        (default 2000 for --target, 300 for the embedded reference)
   --emoji-limit-mib N  MAX_EMOJI_FILE_SIZE_MIB of a target that does not report it (default 5)
+  --delivery-wait S    against a target without the reference clock: schedule each delivery
+                       (scheduled messages, reminders) S seconds ahead and check them all after
+                       one shared wait, while the other rules run (default 90; 0: none)
+  --deliveries         in a smoke run, check deliveries on real time too (it costs the wait)
   --create-users       allow checks that create users (POST /users); users cannot be deleted,
                        so this is off against a --target (on for the embedded reference)
   --reference-level N  feature level of the embedded reference
@@ -167,7 +171,7 @@ async function main(): Promise<number> {
       only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, html: { type: 'string' }, decisions: { type: 'boolean' },
       smoke: { type: 'boolean' }, retries: { type: 'string' }, 'sweep-only': { type: 'boolean' }, explain: { type: 'string' }, journal: { type: 'string' }, undo: { type: 'string' },
       expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
-      'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'reference-dialect-seed': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
+      'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'reference-dialect-seed': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, 'delivery-wait': { type: 'string' }, deliveries: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
       verbose: { type: 'boolean' }, version: { type: 'boolean' }, 'list-rules': { type: 'boolean' },
     },
   });
@@ -242,6 +246,11 @@ async function main(): Promise<number> {
       smoke: values.smoke ?? false,
       emojiLimitMib: wholeNumber(values['emoji-limit-mib'], 'emoji-limit-mib'),
       retries: wholeNumber(values.retries, 'retries') ?? 0,
+      deliveryWait: wholeNumber(values['delivery-wait'], 'delivery-wait'),
+      deliveries: values.deliveries ?? false,
+      onWait: (text) => {
+        if (!values.quiet) process.stdout.write(`${terminal ? '\r\x1b[2K' : ''}  …     ${text}\n`);
+      },
       interrupted: () => interrupted,
       command: invokedAs(),
       journal,

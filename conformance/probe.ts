@@ -4,7 +4,7 @@
 // ends the run (exit 2).
 
 import { HarnessError, ROLES, type Client, type Role } from './client.js';
-import type { Capability } from './harness.js';
+import { DEFAULT_DELIVERY_WAIT, type Capability } from './harness.js';
 
 export interface ProbedUser {
   readonly id: number;
@@ -42,7 +42,17 @@ async function unreachable<T>(what: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function probeTarget(client: Client, options: { readonly createUsers: boolean; readonly emojiLimitMib?: number }): Promise<Probe> {
+export interface ProbeOptions {
+  readonly createUsers: boolean;
+  readonly emojiLimitMib?: number;
+  /** --delivery-wait: seconds ahead deliveries are scheduled on real time; 0 checks none. */
+  readonly deliveryWait?: number;
+  /** A smoke run checks deliveries on real time only when asked (--deliveries). */
+  readonly smoke?: boolean;
+  readonly deliveries?: boolean;
+}
+
+export async function probeTarget(client: Client, options: ProbeOptions): Promise<Probe> {
   const settings = await unreachable('GET /server_settings', () => client.call(null, 'GET', '/server_settings'));
   // What is needed to run, not the envelope: a server whose answers lack `result` is still
   // checked, and fails general.envelope.
@@ -74,7 +84,12 @@ export async function probeTarget(client: Client, options: { readonly createUser
     throw new ProbeFailure('POST /register carries no max_message_length or max_topic_length');
   }
   const level = Number(settings.body.zulip_feature_level ?? 0);
-  if (settings.body.reference_clock !== true) missing['reference-clock'] = 'the target offers no reference clock (server_settings.reference_clock)';
+  if (settings.body.reference_clock !== true) {
+    missing['reference-clock'] = 'a delivery the worker finds late cannot be made on real time: this needs the reference clock (server_settings.reference_clock), which the target does not offer';
+    const wait = options.deliveryWait ?? DEFAULT_DELIVERY_WAIT;
+    if (wait === 0) missing.deliveries = 'the target offers no reference clock, and --delivery-wait 0 checks no delivery on real time';
+    else if (options.smoke && !options.deliveries) missing.deliveries = `a smoke run checks deliveries on real time only with --deliveries (the run then waits up to ${wait} s for them, --delivery-wait)`;
+  }
   if (!options.createUsers) missing['create-users'] = 'creating users was not allowed (users cannot be deleted): pass --create-users to check this';
   else if (settings.body.reference_api_keys !== true) missing['create-users'] = 'the target offers no way to act as a user the run creates (server_settings.reference_api_keys)';
 

@@ -1,12 +1,14 @@
 // Checks of message reminders (spec "Endpoints 7. Create a message reminder", from level 381;
-// note from 415). Deliveries need the reference clock. The run's reminders are deleted at the end.
+// note from 415). Deliveries are seen with the reference clock or on real time (deliveries.ts);
+// a late one needs the reference clock. The run's reminders are deleted at the end.
 
 import fc from 'fast-check';
 import type { Role } from './client.js';
 import { check, expect, refusedExactly, succeeded, type Check, type Context } from './harness.js';
 import { SHAPES } from './shape.js';
 import { text } from './generators.js';
-import { advanceClock, createChannel, linksToMessage, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
+import { due, deliveryProperty } from './deliveries.js';
+import { advanceClock, createChannel, linksToMessage, messagesAfter, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
 
 const DAY = 86_400;
 
@@ -52,42 +54,42 @@ const mustChecks: Check[] = [
 
   check('reminders.delivered-to-self', async (context) => {
     const { users } = context.probe;
-    await context.property(fc.boolean(), async (direct) => {
+    await deliveryProperty(context, fc.boolean(), async (direct) => {
       const tag = token(context);
       const messageId = await messageToRemind(context, direct, tag);
       const note = context.level >= 415 ? { note: `${tag} note` } : {};
-      const now = await advanceClock(context, 0);
-      succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: now + 60, ...note }), 'POST /reminders');
-      await advanceClock(context, 120);
+      const delivery = await due(context);
+      succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: delivery.at, ...note }), 'POST /reminders');
+      await delivery.passed();
       // The delivered reminder comes from a bot, none of the profile's users, after the message,
       // and links the message: the message's ID is a whole segment of a link's path or fragment.
       const profile = [users.member.id, users.other.id, users.admin.id];
       const links = (message: any) => !profile.includes(message.sender_id) && message.id > messageId && linksToMessage(String(message.content), messageId);
-      const delivered = (await recentMessages(context, 'member')).filter(links);
+      const delivered = (await messagesAfter(context, 'member', messageId)).filter(links);
       for (const message of delivered) context.noteMessage(message.id);
       expect(delivered.length === 1, `${delivered.length} messages from a bot linking message ${messageId} reached member after the reminder's time: ${JSON.stringify(delivered.map((m) => m.content))}`);
       const [reminder] = delivered;
       const participants = (reminder.display_recipient as Array<{ id: number }>).map((user) => user.id);
       expect(reminder.type === 'private' && reminder.sender_id !== users.member.id, `the reminder is ${JSON.stringify({ type: reminder.type, sender_id: reminder.sender_id })}: not a direct message from a bot`);
       expect(participants.every((id) => id === users.member.id || id === reminder.sender_id), `the reminder went to ${JSON.stringify(participants)}, not to member alone`);
-      const others = (await recentMessages(context, 'other')).filter(links);
+      const others = (await messagesAfter(context, 'other', messageId)).filter(links);
       expect(others.length === 0, `other received the reminder too: ${JSON.stringify(others.map((m) => m.content))}`);
     }, context.runsAtMost(3));
-  }, ['reference-clock']),
+  }, ['deliveries']),
 
   check('reminders.note-delivered', async (context) => {
-    await context.property(text(20), async (words) => {
+    await deliveryProperty(context, text(20), async (words) => {
       const tag = token(context);
       const messageId = await messageToRemind(context, false, tag);
       const note = `${tag} ${words}`;
-      const now = await advanceClock(context, 0);
-      succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: now + 60, note }), 'POST /reminders');
-      await advanceClock(context, 120);
-      const delivered = (await recentMessages(context, 'member')).filter((message) => message.id !== messageId && String(message.content).includes(tag));
+      const delivery = await due(context);
+      succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: delivery.at, note }), 'POST /reminders');
+      await delivery.passed();
+      const delivered = (await messagesAfter(context, 'member', messageId)).filter((message) => String(message.content).includes(tag));
       for (const message of delivered) context.noteMessage(message.id);
       expect(delivered.some((message) => String(message.content).includes(note)), `no delivered reminder shows the note ${JSON.stringify(note)}: ${JSON.stringify(delivered.map((m) => m.content))}`);
     }, context.runsAtMost(3));
-  }, ['reference-clock']),
+  }, ['deliveries']),
 
   check('reminders.note-absent-before-415', async (context) => {
     await context.property(text(10), async (words) => {

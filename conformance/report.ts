@@ -126,6 +126,8 @@ export function replayCommand(report: Report, rule: RuleResult): string {
   if (report.smoke) parts.push('--smoke');
   if (typeof config.emoji_limit_option === 'number') parts.push(`--emoji-limit-mib ${config.emoji_limit_option}`);
   if (config.create_users === true && !report.reference) parts.push('--create-users');
+  if (typeof config.delivery_wait === 'number') parts.push(`--delivery-wait ${config.delivery_wait}`);
+  if (config.deliveries === true) parts.push('--deliveries');
   return parts.join(' ');
 }
 

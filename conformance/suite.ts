@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Client, type Credentials, type Role } from './client.js';
 import { Cleanup, Journal } from './cleanup.js';
 import { CHECKS } from './checks.js';
-import { Context, runCheck, type RuleResult } from './harness.js';
+import { Context, runCheck, startCheck, type Check, type DeferredCheck, type RuleResult } from './harness.js';
 import { probeTarget, type Probe } from './probe.js';
 import { summarize, type Report } from './report.js';
 import { sweep } from './sweep.js';
@@ -58,6 +58,12 @@ export interface SuiteOptions {
   readonly retries?: number;
   /** Keep each rule's last exchanges in its result. */
   readonly keepExchanges?: boolean;
+  /** Against a target without the reference clock: deliveries are scheduled this many seconds ahead, and checked after one shared wait (default 90; 0: none). */
+  readonly deliveryWait?: number;
+  /** In a smoke run, check deliveries on real time too (--deliveries). */
+  readonly deliveries?: boolean;
+  /** Told when the run waits for its deliveries. */
+  readonly onWait?: (text: string) => void;
   /** Before the first retry of an idempotent request, in ms (doubled each time). */
   readonly backoffMs?: number;
   readonly onResult?: (result: RuleResult) => void;
@@ -109,14 +115,16 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   let probe: Probe | null = null;
   let swept: string[] = [];
   try {
-    probe = await probeTarget(client, { createUsers: options.createUsers ?? false, emojiLimitMib: options.emojiLimitMib });
+    probe = await probeTarget(client, { createUsers: options.createUsers ?? false, emojiLimitMib: options.emojiLimitMib, deliveryWait: options.deliveryWait, smoke: options.smoke, deliveries: options.deliveries });
     const context = new Context(client, probe, options, prefix, cleanup);
     const matches = ruleMatcher(options.only);
     const selected = CHECKS.filter((check) => matches(check.rule));
-    for (const [index, check] of selected.entries()) {
-      if (options.interrupted?.()) break;
-      options.onStart?.(check.rule, index, selected.length);
-      let result = await runCheck(check, context);
+    // On real time the checks of deliveries go first: their wait runs while the others do.
+    const realTime = context.deliveryState.mode === 'real-time';
+    const order = realTime ? [...selected].sort((a, b) => Number(b.needs.includes('deliveries')) - Number(a.needs.includes('deliveries'))) : selected;
+    const position = new Map(selected.map((check, index) => [check.rule, index]));
+    const conclude = async (check: Check, first: RuleResult) => {
+      let result = first;
       // A rule that could not be checked is tried again; one that passes then is flaky, never a
       // plain pass. A server error is always tried once more, and fails the rule if seen again.
       for (let retry = 0; result.status === 'error' && (retry < (options.retries ?? 0) || (retry === 0 && result.serverError)) && !options.interrupted?.(); retry++) {
@@ -129,10 +137,26 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
         }
         result = again;
       }
-      if (result.status === 'fail' && expectedAt(options.expectations, result.id, probe.featureLevel)) result.expected = true;
+      if (result.status === 'fail' && expectedAt(options.expectations, result.id, probe!.featureLevel)) result.expected = true;
       results.push(result);
       options.onResult?.(result);
+    };
+    const waiting: Array<{ check: Check; deferred: DeferredCheck }> = [];
+    try {
+      for (const [index, check] of order.entries()) {
+        if (options.interrupted?.()) break;
+        options.onStart?.(check.rule, index, order.length);
+        const started = await startCheck(check, context);
+        if ('finish' in started) waiting.push({ check, deferred: started });
+        else await conclude(check, started);
+      }
+    } finally {
+      // The checks that wait for deliveries go on, also after an interrupt: what they made is put away.
+      if (waiting.length > 0 && !options.interrupted?.()) options.onWait?.(`waiting for the run's deliveries (${waiting.length} rules; up to ${context.deliveryState.waitSeconds} s after the last is due)`);
+      const reason = waiting.length === 0 ? null : options.interrupted?.() ? 'the run was interrupted before its deliveries were due' : await context.deliveryState.settle!();
+      for (const { check, deferred } of waiting) await conclude(check, await deferred.finish(reason));
     }
+    results.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   } finally {
     await cleanup.runAll();
     // A target that could not be probed has nothing of the run's.
@@ -167,6 +191,8 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       emoji_limit: probe?.emojiLimit ?? null,
       emoji_limit_option: options.emojiLimitMib ?? null,
       journal: options.journal ?? null,
+      delivery_wait: options.deliveryWait ?? null,
+      deliveries: options.deliveries ?? false,
     },
     rules: results,
     summary: summarize(results),

@@ -12,21 +12,23 @@ import { readFixture, targetProfile } from '../reference/fixture.js';
 import { FLAG_BITS } from '../reference/model.js';
 import { BOUNDARY_LEVELS, MIN_FEATURE_LEVEL } from '../reference/levels.js';
 import { RULES } from './rules.js';
-import { startReference, type ReferenceOptions } from '../reference/server.js';
+import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.js';
 import { CHECKS } from './checks.js';
 import { skippedByDesign } from './harness.js';
 import type { Report } from './report.js';
-import { runSuite, type Expectations } from './suite.js';
+import { runSuite, type Expectations, type SuiteOptions } from './suite.js';
 
-async function suiteAgainstReference(options: ReferenceOptions, runs: number, only: string | null = null): Promise<Report> {
+async function suiteAgainstReference(options: ReferenceOptions, runs: number, only: string | null = null, suite: Partial<SuiteOptions> = {}, prepare?: (reference: RunningReference) => void): Promise<Report> {
   // A small emoji limit: the size checks upload the limit and a byte more.
   const reference = await startReference({ port: 0, maxEmojiFileSizeMib: 1, ...options });
+  prepare?.(reference);
   try {
     const profile = targetProfile(reference.fixture, reference.url);
     return await runSuite({
       target: reference.url, credentials: profile.users, embedded: true, seed: 20261122, runs, only, replayPath: null,
       // The decisions are Zulip's: checked against Zulip's dialect only.
       decisions: options.dialect !== 'alternate', rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
+      ...suite,
     });
   } finally {
     await reference.close();
@@ -39,7 +41,7 @@ const fixture = readFixture();
 const notPassing = (report: Report) => report.rules.filter((rule) => rule.status !== 'pass' && !skippedByDesign(rule)).map((rule) => `${rule.id}: ${rule.status} ${rule.message}`);
 
 
-export type SelfTestPart = 'catalog' | 'levels' | 'faults-zulip' | 'faults-alternate';
+export type SelfTestPart = 'catalog' | 'levels' | 'faults-zulip' | 'faults-alternate' | 'real-time';
 
 /** Registers one part of the self-test with uvu. */
 export function selfTests(part: SelfTestPart): void {
@@ -146,5 +148,66 @@ export function selfTests(part: SelfTestPart): void {
 
 
 
+  }
+  if (part === 'real-time') {
+    // Deliveries on real time: the reference with its clock hidden behaves as a real server,
+    // whose worker delivers what comes due. The run schedules them two seconds ahead.
+    const deliveryRules = CHECKS.filter((check) => check.needs.includes('deliveries')).map((check) => check.rule);
+    const lateRules = CHECKS.filter((check) => check.needs.includes('reference-clock')).map((check) => check.rule);
+    const realTime = { deliveryWait: 2 };
+
+    for (const dialect of ['zulip', 'alternate'] as const) {
+      test(`on real time every delivery rule passes, and what needs a late delivery says it needs the reference clock, ${dialect} dialect`, async () => {
+        let reference!: RunningReference;
+        const report = await suiteAgainstReference({ dialect, hideClock: true }, 3, null, realTime, (started) => (reference = started));
+        const byId = new Map(report.rules.map((result) => [result.id as string, result]));
+        for (const id of deliveryRules) {
+          const result = byId.get(id)!;
+          if (!skippedByDesign(result)) assert.is(result.status, 'pass', `${id}: ${result.status} ${result.message}`);
+        }
+        for (const id of lateRules) {
+          const result = byId.get(id)!;
+          if (!skippedByDesign(result)) assert.match(result.message, /needs the reference clock/, id);
+        }
+        const others = report.rules.filter((result) => !lateRules.includes(result.id) && result.status !== 'pass' && !skippedByDesign(result));
+        assert.equal(others.map((result) => `${result.id}: ${result.status} ${result.message}`), []);
+        // Nothing of the run is left to be delivered.
+        assert.equal([...reference.realm.scheduledMessages.values()].filter((scheduled) => !scheduled.delivered).map((scheduled) => scheduled.content), []);
+        assert.is(reference.realm.reminders.size, 0);
+      });
+    }
+
+    for (const rule of deliveryRules) {
+      const fault = FAULTS[rule]!;
+      test(`on real time the fault ${rule} (${fault.does}) fails its rule`, async () => {
+        const report = await suiteAgainstReference({ faults: new Set([rule]), featureLevel: fault.level, hideClock: true }, 3, rule, realTime);
+        const result = report.rules.find((candidate) => candidate.id === rule)!;
+        assert.is(result.status, 'fail', `${rule}: ${result.status} ${result.message}`);
+        assert.ok(result.counterexample!.requests.length > 0 && result.counterexample!.input !== null, 'the failure shows the case and its requests');
+      });
+    }
+
+    test('a target whose worker does not deliver in time: the delivery rules skip, naming the wait, and nothing is left scheduled', async () => {
+      let reference!: RunningReference;
+      const report = await suiteAgainstReference({ hideClock: true }, 2, 'reminders.*', { deliveryWait: 1 }, (started) => {
+        reference = started;
+        started.realm.deliveryWorkers.length = 0;
+      });
+      const delivered = report.rules.find((result) => result.id === 'reminders.delivered-to-self')!;
+      assert.is(delivered.status, 'skip');
+      assert.match(delivered.message, /no scheduled message within 1 s .*--delivery-wait 1/);
+      assert.equal([...reference.realm.scheduledMessages.values()].map((scheduled) => scheduled.content), []);
+      assert.is(reference.realm.reminders.size, 0);
+    });
+
+    test('a smoke run checks deliveries on real time only with --deliveries, and --delivery-wait 0 checks none', async () => {
+      const smoke = await suiteAgainstReference({ hideClock: true }, 1, 'reminders.note-delivered', { smoke: true, deliveryWait: 1 });
+      assert.is(smoke.rules[0]!.status, 'skip');
+      assert.match(smoke.rules[0]!.message, /only with --deliveries/);
+      const asked = await suiteAgainstReference({ hideClock: true }, 1, 'reminders.note-delivered', { smoke: true, deliveries: true, deliveryWait: 2 });
+      assert.is(asked.rules[0]!.status, 'pass', asked.rules[0]!.message);
+      const none = await suiteAgainstReference({ hideClock: true }, 1, 'reminders.note-delivered', { deliveryWait: 0 });
+      assert.match(none.rules[0]!.message, /--delivery-wait 0/);
+    });
   }
 }

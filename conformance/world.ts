@@ -103,6 +103,14 @@ export function recentMessages(context: Context, as: Role, count = 50): Promise<
 }
 
 /**
+ * The user's messages after the one with this ID, oldest first. On real time many messages of
+ * the run arrive between a delivery and its observation: reading from the anchor finds it still.
+ */
+export async function messagesAfter(context: Context, as: Role, id: number, count = 1000): Promise<any[]> {
+  return (await readMessages(context, as, { anchor: id, num_before: 0, num_after: count, apply_markdown: false })).filter((message) => message.id !== id);
+}
+
+/**
  * Whether a message's text links the message with this ID: a link in it (Markdown, HTML or a
  * bare URL) whose path, query or fragment has the ID as a whole segment. The link's host and
  * port are never looked at, and a segment such as `12-name` or `5,6` is not the ID 12 or 5.

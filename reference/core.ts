@@ -36,7 +36,7 @@ export function getServerSettings({ realm }: Request) {
     realm_description: '',
     realm_web_public_access_enabled: false,
     external_authentication_methods: [],
-    reference_clock: true,
+    ...(realm.clockHidden ? {} : { reference_clock: true }),
     // POST /reference/api_key: the suite may act as a user it created with POST /users.
     reference_api_keys: true,
     // MAX_EMOJI_FILE_SIZE_MIB, which Zulip does not report.
@@ -243,6 +243,7 @@ export function updateSettings({ realm, user, params }: Request) {
 // ---- The reference clock --------------------------------------------------------------------
 
 export function advanceClock({ realm, user, params }: Request) {
+  if (realm.clockHidden) throw new JsonError('Not Found', 404);
   if (!realm.isAdministrator(user)) throw new JsonError('Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
   const seconds = params.int('advance_seconds');
   if (seconds === undefined) throw missingArgument('advance_seconds');

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm start -- [--host H] [--port P] [--feature-level N] [--fixture FILE] [--profile-out FILE]
 //              [--dialect zulip|alternate|random] [--dialect-seed N] [--max-emoji-file-size-mib N]
+//              [--hide-clock]
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -21,6 +22,9 @@ const HELP = `Usage: npm start -- [options]   (installed: teamchat-reference [op
                                (every such choice made otherwise) or random (each drawn by --dialect-seed)
   --dialect-seed N             the random dialect's seed (default 0)
   --max-emoji-file-size-mib N  MAX_EMOJI_FILE_SIZE_MIB (default 5)
+  --hide-clock                 behave as a real server: no reference clock (POST /reference/clock
+                               and server_settings.reference_clock are gone); deliveries happen on
+                               real time, the worker runs every second
   --help, --version
 
 Seeded faults for the suite's self-test: TEAMCHAT_FAULTS=rule.id,rule.id
@@ -51,6 +55,7 @@ async function main() {
         dialect: { type: 'string' },
         'dialect-seed': { type: 'string' },
         'max-emoji-file-size-mib': { type: 'string' },
+        'hide-clock': { type: 'boolean' },
         help: { type: 'boolean' },
         version: { type: 'boolean' },
       },
@@ -80,13 +85,14 @@ async function main() {
   } catch (error) {
     fail((error as Error).message);
   }
-  const reference = await startReference({ host: values.host ?? '127.0.0.1', port, featureLevel, fixture, faults, dialect, dialectSeed, maxEmojiFileSizeMib }).catch((error: Error) =>
+  const reference = await startReference({ host: values.host ?? '127.0.0.1', port, featureLevel, fixture, faults, dialect, dialectSeed, maxEmojiFileSizeMib, hideClock: values['hide-clock'] ?? false }).catch((error: Error) =>
     fail(`cannot listen: ${error.message}`),
   );
   if (values['profile-out']) writeFileSync(values['profile-out'], JSON.stringify(targetProfile(fixture, reference.url), null, 2) + '\n');
+  const clockNote = values['hide-clock'] ? ', clock hidden' : '';
   const faultNote = faults.size > 0 ? `, faults: ${[...faults].join(', ')}` : '';
   const dialectNote = dialect === 'zulip' ? '' : dialect === 'random' ? `, random dialect of seed ${dialectSeed}` : `, ${dialect} dialect`;
-  process.stdout.write(`teamchat reference server listening on ${reference.url} (feature level ${featureLevel}${dialectNote}${faultNote})\n`);
+  process.stdout.write(`teamchat reference server listening on ${reference.url} (feature level ${featureLevel}${dialectNote}${clockNote}${faultNote})\n`);
   const stop = () => reference.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -182,6 +182,11 @@ export class Realm {
   readonly userGroups: UserGroup[] = [];
   readonly queues = new Map<string, EventQueue>();
   readonly clock = new Clock();
+  /**
+   * The clock is hidden: the server behaves as a real one, without POST /reference/clock or
+   * server_settings.reference_clock, and its worker alone delivers, on real time.
+   */
+  clockHidden = false;
   /** The base URL the server answers at, known once it listens. */
   url = '';
   /** What the delivery worker does when it runs: each area that delivers adds its part. */

@@ -75,6 +75,8 @@ export interface ReferenceOptions {
   dialectSeed?: number;
   /** MAX_EMOJI_FILE_SIZE_MIB (default 5). */
   maxEmojiFileSizeMib?: number;
+  /** Behave as a real server: no reference clock; the worker delivers on real time, every second. */
+  hideClock?: boolean;
 }
 
 export interface RunningReference {
@@ -89,6 +91,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const realm = buildRealm(fixture, options.featureLevel ?? MAX_FEATURE_LEVEL, options.faults ?? new Set(), options.dialect, options.dialectSeed);
   realm.deliveryWorkers.push(scheduled.deliverScheduledMessages, reminders.deliverReminders);
   if (options.maxEmojiFileSizeMib !== undefined) realm.maxEmojiFileSizeMib = options.maxEmojiFileSizeMib;
+  realm.clockHidden = options.hideClock ?? false;
   let closeQueues!: () => void;
   const closed = new Promise<void>((resolve) => (closeQueues = resolve));
   const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 60_000, headersTimeout: 10_000 }, createHandler(realm, ROUTES, closed));

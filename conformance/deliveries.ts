@@ -1,0 +1,147 @@
+// Deliveries: scheduled messages and reminders that the target's worker sends when they come
+// due. With the reference clock (CONTRACT) the suite moves time and the worker runs at once. On
+// a server without it, each delivery is scheduled --delivery-wait seconds ahead; the cases of a
+// delivery property set up, then wait while the run goes on with other rules, and all of them
+// are looked at after one shared wait, so that the run pays the wait once.
+
+import fc from 'fast-check';
+import { curlLine, type Exchange } from './client.js';
+import { Skip, Violation, labelsOf, readable, succeeded, type Context } from './harness.js';
+import { advanceClock, readConversation, targetNow } from './world.js';
+
+export interface Due {
+  /** When to schedule the delivery for, in the target's unix seconds. */
+  readonly at: number;
+  /**
+   * Resolves once the target's worker has had its time to deliver what was due at `at`; throws
+   * a Skip when, on real time, it delivered nothing within the wait.
+   */
+  passed(): Promise<void>;
+}
+
+/** A time a delivery of the case may be scheduled for, and the way to wait until it has passed. */
+export async function due(context: Context): Promise<Due> {
+  const state = context.deliveryState;
+  if (state.mode === 'clock') {
+    const now = await advanceClock(context, 0);
+    return { at: now + 60, passed: async () => void (await advanceClock(context, 120)) };
+  }
+  const park = state.park;
+  if (state.mode !== 'real-time' || park === null) throw new Error('harness: a delivery asked for outside a delivery property, or against a target where deliveries cannot be seen');
+  const at = (await targetNow(context)) + state.waitSeconds;
+  state.latestDue = Math.max(state.latestDue ?? at, at);
+  state.settle ??= () => settle(context);
+  // What comes due is sent to the profile's users: the end of the run puts their flags back.
+  context.noteMessage();
+  return { at, passed: park };
+}
+
+interface Parked<T> {
+  readonly value: T;
+  readonly done: Promise<unknown>;
+  readonly release: (reason: string | null) => void;
+  readonly setUp: Exchange[];
+}
+
+/**
+ * A property whose cases wait for deliveries (they call `due`). With the reference clock it is
+ * an ordinary property. On real time it cannot shrink (each try would cost the wait): every
+ * case sets up until it waits, the rule steps aside for the rest of the run, and when its turn
+ * comes after the shared wait the cases go on, one after another. A failing case is shown as
+ * it was generated, with the requests of its set-up and of its observation.
+ */
+export async function deliveryProperty<T>(context: Context, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs = context.options.runs): Promise<void> {
+  const state = context.deliveryState;
+  if (state.mode !== 'real-time') return context.property(arbitrary, predicate, runs, labelsOf(predicate));
+  const values = fc.sample(arbitrary, { seed: context.options.seed, numRuns: runs });
+  const parked: Array<Parked<T>> = [];
+  let early: { value: T; error: unknown; setUp: Exchange[] } | null = null;
+  for (const value of values) {
+    let waiting!: () => void;
+    const parking = new Promise<void>((resolve) => (waiting = resolve));
+    let release!: (reason: string | null) => void;
+    const turn = new Promise<string | null>((resolve) => (release = resolve));
+    state.park = () => {
+      waiting();
+      return turn.then((reason) => {
+        if (reason !== null) throw new Skip(reason);
+      });
+    };
+    context.client.takeHistory();
+    const done = predicate(value).then(() => null, (error: unknown) => error ?? new Error('a case failed without an error'));
+    const waits = await Promise.race([parking.then(() => true), done.then(() => false)]);
+    state.park = null;
+    const setUp = context.client.takeHistory();
+    if (waits) {
+      parked.push({ value, done, release, setUp });
+      continue;
+    }
+    const error = await done;
+    if (error !== null) {
+      early = { value, error, setUp };
+      break;
+    }
+  }
+  const reason = early !== null ? 'an earlier case of the rule ended it' : parked.length === 0 ? null : state.defer ? await state.defer() : await state.settle!();
+  const labels = labelsOf(predicate);
+  const counterexample = (value: T, exchanges: Exchange[]) => ({
+    input: readable(value, labels).replaceAll(context.prefix, '{prefix}'), seed: context.options.seed, path: null, requests: exchanges.map(curlLine), exchanges,
+  });
+  let failure: Violation | null = early?.error instanceof Violation ? new Violation(early.error.message, counterexample(early.value, early.setUp)) : null;
+  let problem: unknown = early !== null && failure === null ? early.error : null;
+  let skip: Skip | null = null;
+  for (const { value, done, release, setUp } of parked) {
+    context.client.takeHistory();
+    release(reason);
+    const error = await done;
+    const observed = context.client.takeHistory();
+    if (error instanceof Violation) failure ??= new Violation(error.message, counterexample(value, [...setUp, ...observed]));
+    else if (error instanceof Skip) skip ??= error;
+    else if (error !== null) problem ??= error;
+  }
+  if (failure) throw failure;
+  if (problem !== null) throw problem;
+  if (skip) throw skip;
+}
+
+/**
+ * Waits until the target's worker has delivered what the run scheduled: a direct message of
+ * member's to itself, scheduled for the latest time the run's deliveries were due, shows that
+ * the worker has run past it. Resolves with null when it arrived, else with why deliveries
+ * could not be checked.
+ */
+async function settle(context: Context): Promise<string | null> {
+  const state = context.deliveryState;
+  const latest = state.latestDue;
+  if (latest === null) return null;
+  if (state.settled && state.settled.upTo >= latest) return state.settled.outcome;
+  const outcome = await sentinelArrives(context, latest).catch((error: Error) => `the wait for the run's deliveries could not be made: ${error.message}`);
+  state.settled = { upTo: latest, outcome };
+  return outcome;
+}
+
+async function sentinelArrives(context: Context, latest: number): Promise<string | null> {
+  const { waitSeconds } = context.deliveryState;
+  const me = context.probe.users.member.id;
+  const token = `${context.prefix}w${context.serial('delivery-wait')}x`;
+  const at = Math.max(latest, (await targetNow(context)) + 1);
+  context.noteMessage();
+  const body = succeeded(await context.call('member', 'POST', '/scheduled_messages', { type: 'private', to: [me], content: `${token} the run's deliveries are due`, scheduled_delivery_timestamp: at }), 'POST /scheduled_messages (a message that shows when the worker has run)');
+  const id: number = body.scheduled_message_id;
+  const poll = Math.min(5000, Math.max(250, waitSeconds * 50));
+  const deadline = Date.now() + (at - (await targetNow(context)) + waitSeconds) * 1000;
+  await sleep(Math.max(0, (at - (await targetNow(context))) * 1000));
+  for (;;) {
+    const arrived = (await readConversation(context, 'member', { dm: [me] }, 20)).find((message) => String(message.content).includes(token));
+    if (arrived) {
+      context.noteMessage(arrived.id);
+      return null;
+    }
+    if (Date.now() >= deadline) break;
+    await sleep(poll);
+  }
+  await context.cleanup.now(`delete scheduled message ${id}`, () => context.call('member', 'DELETE', `/scheduled_messages/${id}`));
+  return `the target delivered no scheduled message within ${waitSeconds} s of its time (--delivery-wait ${waitSeconds}): its delivery worker is slower, or does not run, so the run's deliveries were not checked`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
