@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import type { ParamList } from './client.js';
-import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
 import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 type Kind =
@@ -240,7 +240,7 @@ const mustChecks: Check[] = [
       .map(([changes, spoilt]) => new UpdateCommand(changes, spoilt));
     await context.property(fc.commands([command], { maxCommands: 6 }), async (commands) => {
       const model: DefaultsModel = { defaults: await readDefaults(context) };
-      await fc.asyncModelRun(() => ({ model, real: context }), commands);
+      await modelRun(context, model, commands, async (state) => void (state.defaults = await readDefaults(context)));
     }, context.runsAtMost(10));
   }),
 

@@ -5,7 +5,7 @@
 // are looked at after one shared wait, so that the run pays the wait once.
 
 import fc from 'fast-check';
-import { curlLine, type Exchange } from './client.js';
+import { TransientError, curlLine, type Exchange } from './client.js';
 import { Skip, Violation, labelsOf, readable, succeeded, type Context } from './harness.js';
 import { advanceClock, readConversation, targetNow } from './world.js';
 
@@ -77,7 +77,9 @@ export async function deliveryProperty<T>(context: Context, arbitrary: fc.Arbitr
       continue;
     }
     const error = await done;
-    if (error !== null) {
+    // A transient fault makes the case unknowable, not the rule: it is dropped.
+    if (error instanceof TransientError) context.transientCost.dropped++;
+    else if (error !== null) {
       early = { value, error, setUp };
       break;
     }
@@ -90,6 +92,7 @@ export async function deliveryProperty<T>(context: Context, arbitrary: fc.Arbitr
   let failure: Violation | null = early?.error instanceof Violation ? new Violation(early.error.message, counterexample(early.value, early.setUp)) : null;
   let problem: unknown = early !== null && failure === null ? early.error : null;
   let skip: Skip | null = null;
+  let judged = 0;
   for (const { value, done, release, setUp } of parked) {
     context.client.takeHistory();
     release(reason);
@@ -97,9 +100,14 @@ export async function deliveryProperty<T>(context: Context, arbitrary: fc.Arbitr
     const observed = context.client.takeHistory();
     if (error instanceof Violation) failure ??= new Violation(error.message, counterexample(value, [...setUp, ...observed]));
     else if (error instanceof Skip) skip ??= error;
+    else if (error instanceof TransientError) context.transientCost.dropped++;
     else if (error !== null) problem ??= error;
+    else judged++;
   }
   if (failure) throw failure;
+  if (problem === null && skip === null && judged === 0 && context.transientCost.dropped > 0) {
+    throw new TransientError(`all ${context.transientCost.dropped} generated cases met a transient fault and were dropped: nothing left to judge the rule by`);
+  }
   if (problem !== null) throw problem;
   if (skip) throw skip;
 }

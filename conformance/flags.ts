@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import type { Response, Role } from './client.js';
-import { check, expect, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
 import { SHAPES } from './shape.js';
 import { text } from './generators.js';
 import { createChannel, fetchState, pollEvents, readConversation, registerQueue, send, type Channel, type Conversation, type SpecOperation } from './world.js';
@@ -381,7 +381,7 @@ const mustChecks: Check[] = [
     const w = await world(context);
     await context.property(fc.commands([stepArbitrary(w).map((step) => new FlagCommand(step.ids, step.op, step.flag))], { maxCommands: 8 }), async (commands) => {
       const model: FlagModel = { world: w, flags: await flagsOf(context, visible(w)) };
-      await fc.asyncModelRun(() => ({ model, real: context }), commands);
+      await modelRun(context, model, commands, async (state) => void (state.flags = await flagsOf(context, visible(w))));
     }, context.runsAtMost(15));
   }),
 ];

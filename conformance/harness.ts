@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { ruleAppliesAt, ruleById, type Rule, type RuleId } from './rules.js';
-import { Client, HarnessError, ServerError, curlLine, type Caller, type Exchange, type Response } from './client.js';
+import { Client, HarnessError, ServerError, TransientError, curlLine, type Caller, type Exchange, type Response } from './client.js';
 import type { Cleanup, PutBack } from './cleanup.js';
 import type { Probe } from './probe.js';
 import { mismatch, type Shape } from './shape.js';
@@ -43,6 +43,10 @@ export interface RuleResult {
   serverError?: boolean;
   /** The last exchanges of the check, when asked for. */
   exchanges?: Exchange[];
+  /** Generated cases left unjudged because a transient fault hid their outcome (others were drawn instead). */
+  dropped?: number;
+  /** Times a model-based sequence read its model again from the server after a transient fault. */
+  resynced?: number;
 }
 
 export class Violation extends Error {
@@ -137,6 +141,9 @@ export class Context {
     return this.probe.featureLevel;
   }
 
+  /** Of the check that runs: cases dropped, and models read again, after transient faults. */
+  transientCost = { dropped: 0, resynced: 0 };
+
   /** Runs for a property that need not take all the run's: at most `most`. */
   runsAtMost(most: number): number {
     return Math.min(this.options.runs, most);
@@ -222,13 +229,23 @@ export class Context {
     const parameters: fc.Parameters<[T]> = { seed: this.options.seed, numRuns: runs };
     if (this.options.replayPath) Object.assign(parameters, { path: this.options.replayPath, endOnFailure: true });
     // A harness or network problem, or a server error, ends the property at once: nothing to
-  // shrink, no more requests.
+    // shrink, no more requests. A transient fault on a request that may have taken effect makes
+    // that one case unknowable: it is dropped and another drawn, until as many were dropped as
+    // the property runs; then too few remain to judge.
     let problem: unknown = null;
+    let dropped = 0;
     const guarded = async (value: T) => {
       if (problem !== null) return;
       try {
         await predicate(value);
       } catch (error) {
+        if (error instanceof TransientError) {
+          dropped++;
+          this.transientCost.dropped++;
+          if (dropped <= runs) fc.pre(false);
+          problem = new TransientError(`${dropped} generated cases met a transient fault and were dropped, too many to judge the rule by the others; the last: ${error.message}`);
+          throw problem;
+        }
         if (!(error instanceof Violation)) problem = error;
         throw error;
       }
@@ -257,6 +274,28 @@ export class Context {
       exchanges,
     });
   }
+}
+
+/**
+ * Runs a model-based sequence. After a transient fault on a request that may have taken effect,
+ * the model cannot know what the server holds: `resync` reads it again from the server, and the
+ * sequence goes on (the outcome of that one command is not judged).
+ */
+export async function modelRun<M extends object>(context: Context, model: M, commands: Iterable<fc.AsyncCommand<M, Context>>, resync: (model: M) => Promise<void>): Promise<void> {
+  const guarded = [...commands].map((command): fc.AsyncCommand<M, Context> => ({
+    check: (state) => command.check(state),
+    run: async (state, real) => {
+      try {
+        await command.run(state, real);
+      } catch (error) {
+        if (!(error instanceof TransientError)) throw error;
+        context.transientCost.resynced++;
+        await resync(state);
+      }
+    },
+    toString: () => String(command),
+  }));
+  await fc.asyncModelRun(() => ({ model, real: context }), guarded);
 }
 
 // ---- Counterexamples a person reads ------------------------------------------------------------
@@ -433,6 +472,7 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
   let started = performance.now();
   let requestsBefore = context.client.count;
   context.client.takeHistory();
+  context.transientCost = { dropped: 0, resynced: 0 };
   const skip = applicability(rule, check, context.probe, context.options);
   if (skip) {
     result.status = 'skip';
@@ -455,6 +495,8 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
   state.defer = null;
   const conclude = (outcome: { error: unknown } | null) => {
     concludeCheck(result, outcome, context);
+    if (context.transientCost.dropped > 0) result.dropped = context.transientCost.dropped;
+    if (context.transientCost.resynced > 0) result.resynced = context.transientCost.resynced;
     result.duration_ms += Math.round(performance.now() - started);
     result.requests += context.client.count - requestsBefore;
     if (context.options.keepExchanges) result.exchanges = context.client.takeHistory();
@@ -463,11 +505,13 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
   if (!aside) return conclude(await ran);
   result.duration_ms = Math.round(performance.now() - started);
   result.requests = context.client.count - requestsBefore;
+  const cost = context.transientCost;
   return {
     rule: check.rule,
     finish: async (reason) => {
       started = performance.now();
       requestsBefore = context.client.count;
+      context.transientCost = cost;
       goOn(reason);
       return conclude(await ran);
     },

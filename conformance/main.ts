@@ -270,7 +270,8 @@ async function main(): Promise<number> {
           return;
         }
         const mark = result.status === 'fail' && result.expected ? 'xfail' : result.flaky ? 'flaky' : result.status;
-        process.stdout.write(`  ${paint(mark, mark.padEnd(5))} ${result.id}${result.status === 'skip' ? `: ${result.message}` : ''} (${result.duration_ms} ms, ${result.requests} requests)\n`);
+        const transient = [result.dropped ? `${result.dropped} cases dropped after transient faults` : '', result.resynced ? `model read again ${result.resynced} times` : ''].filter(Boolean).map((text) => `, ${text}`).join('');
+        process.stdout.write(`  ${paint(mark, mark.padEnd(5))} ${result.id}${result.status === 'skip' ? `: ${result.message}` : ''} (${result.duration_ms} ms, ${result.requests} requests${transient})\n`);
       },
     });
     clearInterval(ticker);
