@@ -48,14 +48,15 @@ function world(context: Context): Promise<World> {
     const history = await createChannel(context, 'flags-history', ['other']);
     const hidden = await createChannel(context, 'flags-hidden', ['other'], true);
     const say = (n: number) => `${context.prefix} message ${n}`;
+    // Messages 3 and 10 mention member: the details of an event say so.
     // The world's channel messages have a topic of their own, so that one narrow reads them all.
     const topic = worldTopic(context);
     const messages = {
-      subscribed: [await send(context, 'other', subscribed, say(1), topic), await send(context, 'other', subscribed, say(2), topic), await send(context, 'other', subscribed, say(3), topic)],
+      subscribed: [await send(context, 'other', subscribed, say(1), topic), await send(context, 'other', subscribed, say(2), topic), await send(context, 'other', subscribed, `${say(3)} @**${users.member.fullName}|${users.member.id}**`, topic)],
       own: await send(context, 'member', subscribed, say(4), topic),
       left: [await send(context, 'other', left, say(5), topic), await send(context, 'other', left, say(6), topic)],
       history: [await send(context, 'other', history, say(7), topic), await send(context, 'other', history, say(8), topic)],
-      direct: [await send(context, 'other', [users.member.id], say(9)), await send(context, 'other', [users.member.id], say(10))],
+      direct: [await send(context, 'other', [users.member.id], say(9)), await send(context, 'other', [users.member.id], `${say(10)} @**${users.member.fullName}|${users.member.id}**`)],
       hidden: await send(context, 'other', hidden, say(11)),
       othersDirect: await send(context, 'other', [users.admin.id], say(12)),
     };
@@ -436,6 +437,10 @@ const decisionChecks: Check[] = [
       [[id], 'bogus', 'mentioned', "Flag not editable: 'mentioned'", 'BAD_REQUEST'],
       [[id], 'bogus', 'starred', "Invalid message flag operation: 'bogus'", 'BAD_REQUEST'],
     ];
+    // Every flag of the table at the target's level that cannot be changed is "not editable";
+    // the wildcard flags of level 224, below it, are not flags at all.
+    for (const flag of flagTable(context.level).filter((name) => !(CHANGEABLE as readonly string[]).includes(name))) cases.push([[id], 'add', flag, `Flag not editable: '${flag}'`, 'BAD_REQUEST']);
+    if (context.level < 224) for (const flag of ['stream_wildcard_mentioned', 'topic_wildcard_mentioned']) cases.push([[id], 'add', flag, `Invalid flag: '${flag}'`, 'BAD_REQUEST']);
     for (const [messages, op, flag, msg, code] of cases) {
       refusedExactly(await updateFlags(context, messages, op, flag), `POST /messages/flags ${JSON.stringify({ messages, op, flag })}`, msg, 400, code);
     }
@@ -471,6 +476,18 @@ const decisionChecks: Check[] = [
           `the event is ${JSON.stringify(event)}`);
         expect(JSON.stringify([...event.messages].sort()) === JSON.stringify([...changed].sort()), `the event lists ${JSON.stringify(event.messages)}, the changed messages are ${JSON.stringify(changed)}`);
         expect(JSON.stringify(Object.keys(event.message_details ?? {}).map(Number).sort()) === JSON.stringify([...changed].sort()), `message_details is ${JSON.stringify(event.message_details)}`);
+        // Each detail as Zulip describes it: a channel message's channel and topic, a direct
+        // message's other participants, and mentioned only where the message mentions member.
+        const flags = await flagsOf(context, changed);
+        for (const changedId of changed) {
+          const { message } = succeeded(await context.call('member', 'GET', `/messages/${changedId}`), `GET /messages/${changedId}`);
+          const detail = event.message_details[changedId];
+          const others = message.type === 'private' ? (message.display_recipient as Array<{ id: number }>).map((user) => user.id).filter((user) => user !== context.probe.users.member.id).sort((a, b) => a - b) : [];
+          const right = message.type === 'stream'
+            ? detail?.type === 'stream' && detail.stream_id === message.stream_id && detail.topic === message.subject && detail.user_ids === undefined
+            : detail?.type === 'private' && JSON.stringify([...(detail.user_ids ?? [])].sort((a: number, b: number) => a - b)) === JSON.stringify(others) && detail.stream_id === undefined;
+          expect(right && (detail.mentioned === true) === flags.get(changedId)!.includes('mentioned'), `message_details of message ${changedId} is ${JSON.stringify(detail)}; the message is ${JSON.stringify({ type: message.type, stream_id: message.stream_id, subject: message.subject, display_recipient: message.display_recipient, flags: flags.get(changedId) })}`);
+        }
       } finally {
         await queue.remove();
       }
