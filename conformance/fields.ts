@@ -322,6 +322,16 @@ const decisionChecks: Check[] = [
     refusedExactly((await create(context, { name: fieldName(context), field_type: SELECT, field_data: {} })).response, 'a List of options without options', 'Field must have at least one choice.');
     refusedExactly((await create(context, { name: fieldName(context), field_type: SELECT, field_data: { 0: { text: 'a', order: '1' }, 1: { text: 'a', order: '2' } } })).response, 'two options with one text', 'Field must not have duplicate choices.');
     refusedExactly((await create(context, { name: fieldName(context), field_type: EXTERNAL_ACCOUNT, field_data: { subtype: 'myspace' } })).response, 'an unknown subtype', 'Invalid external account type');
+    // Each option has exactly a non-blank text and order, under a non-blank key.
+    const options: Array<[string, ParamList, string]> = [
+      ['a blank option key', { ' ': { text: 'a', order: '1' } }, "'value' cannot be blank."],
+      ['an option without text', { 0: { order: '1' } }, 'text key is missing from field_data'],
+      ['an option without order', { 0: { text: 'a' } }, 'order key is missing from field_data'],
+      ['an option with a blank text', { 0: { text: ' ', order: '1' } }, 'field_data["text"] cannot be blank.'],
+      ['an option with a blank order', { 0: { text: 'a', order: '' } }, 'field_data["order"] cannot be blank.'],
+      ['an option with another key', { 0: { text: 'a', order: '1', colour: 'red' } }, 'Unexpected arguments: colour'],
+    ];
+    for (const [what, field_data, msg] of options) refusedExactly((await create(context, { name: fieldName(context), field_type: SELECT, field_data })).response, what, msg);
     const made: number[] = [];
     try {
       // Zulip creates a github or twitter account field under its default label ("GitHub
@@ -346,6 +356,7 @@ const decisionChecks: Check[] = [
     refusedExactly((await create(context, { name: fieldName(context) })).response, 'without field_type', "Missing 'field_type' argument", 400, 'REQUEST_VARIABLE_MISSING');
     refusedExactly((await create(context, { name: fieldName(context), field_type: 9 })).response, 'field_type 9', 'Invalid field type.');
     refusedExactly((await context.call('member', 'POST', '/realm/profile_fields', { name: fieldName(context), field_type: 1 })), 'as a member', 'Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
+    refusedExactly(await context.call('admin', 'DELETE', '/realm/profile_fields/2000000000'), 'DELETE of a field that does not exist', 'Field id 2000000000 not found.');
     if (context.level < 146) return;
     refusedExactly((await create(context, { name: fieldName(context), field_type: LONG_TEXT, display_in_profile_summary: true })).response, 'Long text in the summary', 'Field type not supported for display in profile summary.');
   }),
@@ -354,7 +365,8 @@ const decisionChecks: Check[] = [
     const queue = await registerQueue(context, 'other', ['custom_profile_fields']);
     const made: number[] = [];
     try {
-      const { response, made: now } = await create(context, { name: fieldName(context), hint: 'shape', field_type: 1 });
+      // Without hint and flags: the listing shows their defaults.
+      const { response, made: now } = await create(context, { name: fieldName(context), field_type: 1 });
       made.push(...now.map((field) => field.id));
       const id = succeeded(response, 'POST /realm/profile_fields').id;
       const list = await listFields(context);
@@ -363,7 +375,8 @@ const decisionChecks: Check[] = [
       const field: any = list.find((candidate) => candidate.id === id);
       expect(field, `the create answered id ${id}, which GET /realm/profile_fields does not list`);
       const keys = ['id', 'name', 'type', 'hint', 'field_data', 'order', ...(context.level >= 244 ? ['required'] : []), ...(context.level >= 296 ? ['editable_by_user'] : [])].sort();
-      expect(JSON.stringify(Object.keys(field).sort()) === JSON.stringify(keys) && field.field_data === '' && field.order === id, `the new field is listed as ${JSON.stringify(field)}; expected the keys ${keys.join(', ')}, field_data "" and order ${id}`);
+      const defaults = field && field.hint === '' && (context.level < 244 || field.required === false) && (context.level < 296 || field.editable_by_user === true);
+      expect(JSON.stringify(Object.keys(field).sort()) === JSON.stringify(keys) && field.field_data === '' && field.order === id && defaults, `the new field is listed as ${JSON.stringify(field)}; expected the keys ${keys.join(', ')}, field_data "" and order ${id}, hint "", required false and editable_by_user true where the level has them`);
       const [event] = await pollEvents(context, 'other', queue, (seen) => seen.length > 0);
       expect(event?.type === 'custom_profile_fields' && JSON.stringify(event.fields) === JSON.stringify(list), `the event is ${JSON.stringify(event)}; expected {type: "custom_profile_fields", fields: the whole list}`);
     } finally {

@@ -8,7 +8,7 @@ import { check, expect, refusedExactly, succeeded, type Check, type Context } fr
 import { SHAPES } from './shape.js';
 import { text } from './generators.js';
 import { due, deliveryProperty } from './deliveries.js';
-import { advanceClock, createChannel, linksToMessage, messagesAfter, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
+import { advanceClock, createChannel, fetchState, linksToMessage, messagesAfter, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
 
 const DAY = 86_400;
 
@@ -109,6 +109,15 @@ const decisionChecks: Check[] = [
     refusedExactly(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: later - 2 * DAY }), 'a past time', 'Scheduled delivery time must be in the future.');
     const hidden = await send(context, 'other', [context.probe.users.admin.id], `${token(context)} not for member`);
     refusedExactly(await remind(context, { message_id: hidden, scheduled_delivery_timestamp: later }), 'a message member may not read', 'Invalid message(s)');
+    refusedExactly(await context.call('member', 'DELETE', '/reminders/2000000000'), 'DELETE of a reminder that does not exist', 'Reminder does not exist', 404);
+    if (context.level >= 415) {
+      // The note's limit, as /register gives it.
+      const state = await fetchState(context, 'member', ['reminders']);
+      const limit = state.max_reminder_note_length;
+      expect(Number.isInteger(limit) && limit > 0, `POST /register gives no max_reminder_note_length: ${JSON.stringify(limit)}`);
+      refusedExactly(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: later, note: 'n'.repeat(limit + 1) }), 'a note one character over the limit', `Maximum reminder note length: ${limit} characters`);
+      succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: later, note: 'n'.repeat(limit) }), 'a note at the limit');
+    }
   }),
 
   check('reminders.delivery', async (context) => {
@@ -130,14 +139,24 @@ const decisionChecks: Check[] = [
       const messageId = await messageToRemind(context, true, token(context));
       const when = (await targetNow(context)) + 30 * DAY;
       const id = succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: when }), 'POST /reminders').reminder_id;
+      // Listed by time (Zulip orders by nothing else); another user's list does not show them.
+      const sooner = succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: when - 2 * DAY }), 'POST /reminders').reminder_id;
+      const same = succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: when - DAY }), 'POST /reminders').reminder_id;
+      const order = (await listReminders(context)).map((reminder) => reminder.reminder_id).filter((listedId) => [id, sooner, same].includes(listedId));
+      const want = [sooner, same, id];
+      expect(JSON.stringify(order) === JSON.stringify(want), `GET /reminders lists ${JSON.stringify(order)}, not by time: ${JSON.stringify(want)}`);
+      const othersList = await listReminders(context, 'other');
+      expect(!othersList.some((reminder) => [id, sooner, same].includes(reminder.reminder_id)), `other's GET /reminders lists member's reminders: ${JSON.stringify(othersList)}`);
+      for (const extra of [sooner, same]) succeeded(await context.call('member', 'DELETE', `/reminders/${extra}`), 'DELETE /reminders/{id}');
       const listed = (await listReminders(context)).find((reminder) => reminder.reminder_id === id);
       const keys = ['content', 'failed', 'reminder_id', 'reminder_target_message_id', 'rendered_content', 'scheduled_delivery_timestamp', 'to', 'type'];
       expect(listed && JSON.stringify(Object.keys(listed).sort()) === JSON.stringify(keys) && listed.type === 'private' && listed.to[0] === context.probe.users.member.id && listed.reminder_target_message_id === messageId,
         `reminder ${id} is listed as ${JSON.stringify(listed)}`);
       refusedExactly(await context.call('other', 'DELETE', `/reminders/${id}`), "other's DELETE of member's reminder", 'Reminder does not exist', 404);
       succeeded(await context.call('member', 'DELETE', `/reminders/${id}`), 'DELETE /reminders/{id}');
-      const events = await pollEvents(context, 'member', queue, (seen) => seen.length >= 2);
-      expect(events[0]?.op === 'add' && events[0].reminders?.[0]?.reminder_id === id && events[1]?.op === 'remove' && events[1].reminder_id === id, `the events are ${JSON.stringify(events)}`);
+      const about = (event: any) => event?.reminder_id === id || event?.reminders?.[0]?.reminder_id === id;
+      const events = (await pollEvents(context, 'member', queue, (seen) => seen.filter(about).length >= 2)).filter(about);
+      expect(events[0]?.op === 'add' && events[0].reminders?.[0]?.reminder_id === id && events[1]?.op === 'remove' && events[1].reminder_id === id, `the events about reminder ${id} are ${JSON.stringify(events)}`);
     } finally {
       await queue.remove();
     }

@@ -474,19 +474,19 @@ export const RULES = [
   },
   {
     id: 'fields.field-data-rules', section: 'Resources: Custom profile field (field_data)', severity: 'decision', since: 1,
-    title: 'A List of options needs at least one option ("Field must have at least one choice.") and no two with the same text; an External account needs a known subtype (github, twitter, or custom with a url_pattern holding %(username)s once); other types\' field_data is ignored and stored as "".',
+    title: 'A List of options needs at least one option ("Field must have at least one choice.") and no two with the same text, and each option has a non-blank key and exactly a non-blank text and order ("\'value\' cannot be blank.", "text key is missing from field_data", \'field_data["text"] cannot be blank.\', "Unexpected arguments: …"); an External account needs a known subtype (github, twitter, or custom with a url_pattern holding %(username)s once); other types\' field_data is ignored and stored as "".',
     why: 'The spec says field_data is used by types 3 and 7 only and leaves type 7\'s shape unstabilized; Zulip\'s validation is used.',
     alternate: 'A List of options may have no option; any object is an External account\'s field_data; other types store the field_data they are given.',
   },
   {
     id: 'fields.error-texts', section: 'Errors (not shown)', severity: 'decision', since: 1,
-    title: 'Refusals are HTTP 400 in Zulip\'s order with its texts: "Missing \'field_type\' argument", "Only 2 custom profile fields can be displayed in the profile summary.", "Invalid field type.", "Field type not supported for display in profile summary."; a member gets "Must be an organization administrator".',
+    title: 'Refusals are HTTP 400 in Zulip\'s order with its texts: "Missing \'field_type\' argument", "Only 2 custom profile fields can be displayed in the profile summary.", "Invalid field type.", "Field type not supported for display in profile summary."; a member gets "Must be an organization administrator"; deleting a missing field "Field id N not found.".',
     why: 'Texts, statuses and the order of checks are not shown; Zulip\'s are used (the summary count is checked before the type).',
     alternate: 'HTTP 422 (403 for a member) with its own texts; the type is checked before the summary count.',
   },
   {
     id: 'fields.listing-shape', section: 'Resources: Custom profile field (Zulip GET /realm/profile_fields)', severity: 'decision', since: 1,
-    title: 'GET /realm/profile_fields lists {custom_fields} by order (the ID at creation), each with id, name, type, hint, field_data as a JSON string ("" when unused), order, and the flags of the level, display_in_profile_summary only when true; every change sends {type:"custom_profile_fields", fields: the whole list} to every user.',
+    title: 'GET /realm/profile_fields lists {custom_fields} by order (the ID at creation), each with id, name, type, hint, field_data as a JSON string ("" when unused), order, and the flags of the level (a field created without them: hint "", required false, editable_by_user true), display_in_profile_summary only when true; every change sends {type:"custom_profile_fields", fields: the whole list} to every user.',
     why: 'Reading fields is a Zulip endpoint outside the spec, and event payloads are not shown; Zulip\'s shapes are used.',
     alternate: 'Listed newest first, field_data as an object, every flag always present; a create sends {type:"custom_profile_fields", op:"add", field}, a delete {op:"remove", field_id}.',
   },
@@ -522,7 +522,7 @@ export const RULES = [
   },
   {
     id: 'reminders.parameters', section: 'Endpoints 7 (all three listed as optional; not shown)', severity: 'decision', since: 381,
-    title: 'message_id and scheduled_delivery_timestamp are required ("Missing \'message_id\' argument"); a time not in the future is refused ("Scheduled delivery time must be in the future."); a message that does not exist or that the user may not read gets "Invalid message(s)".',
+    title: 'message_id and scheduled_delivery_timestamp are required ("Missing \'message_id\' argument"); a time not in the future is refused ("Scheduled delivery time must be in the future."); a message that does not exist or that the user may not read gets "Invalid message(s)"; from level 415 a note longer than /register\'s max_reminder_note_length gets "Maximum reminder note length: N characters".',
     why: 'The spec lists all three parameters as optional and shows no errors; Zulip requires the first two and checks them so.',
     alternate: 'Without message_id a reminder holds its note alone; without a time it is due in an hour; a past time is due at once; a message the user may not read is refused with HTTP 403.',
   },
