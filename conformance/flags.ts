@@ -432,6 +432,7 @@ const decisionChecks: Check[] = [
     const cases: Array<[unknown, unknown, unknown, string, string]> = [
       [undefined, 'add', 'read', "Missing 'messages' argument", 'REQUEST_VARIABLE_MISSING'],
       [[id], undefined, 'read', "Missing 'op' argument", 'REQUEST_VARIABLE_MISSING'],
+      [[id], undefined, undefined, "Missing 'op' argument", 'REQUEST_VARIABLE_MISSING'],
       [[id], 'add', undefined, "Missing 'flag' argument", 'REQUEST_VARIABLE_MISSING'],
       [[id], 'bogus', 'nonsense', "Invalid flag: 'nonsense'", 'BAD_REQUEST'],
       [[id], 'bogus', 'mentioned', "Flag not editable: 'mentioned'", 'BAD_REQUEST'],
@@ -484,7 +485,8 @@ const decisionChecks: Check[] = [
           const detail = event.message_details[changedId];
           const others = message.type === 'private' ? (message.display_recipient as Array<{ id: number }>).map((user) => user.id).filter((user) => user !== context.probe.users.member.id).sort((a, b) => a - b) : [];
           const right = message.type === 'stream'
-            ? detail?.type === 'stream' && detail.stream_id === message.stream_id && detail.topic === message.subject && detail.user_ids === undefined
+            // The world's channels are not muted.
+            ? detail?.type === 'stream' && detail.stream_id === message.stream_id && detail.topic === message.subject && detail.user_ids === undefined && detail.unmuted_stream_msg === true
             : detail?.type === 'private' && JSON.stringify([...(detail.user_ids ?? [])].sort((a: number, b: number) => a - b)) === JSON.stringify(others) && detail.stream_id === undefined;
           expect(right && (detail.mentioned === true) === flags.get(changedId)!.includes('mentioned'), `message_details of message ${changedId} is ${JSON.stringify(detail)}; the message is ${JSON.stringify({ type: message.type, stream_id: message.stream_id, subject: message.subject, display_recipient: message.display_recipient, flags: flags.get(changedId) })}`);
         }
