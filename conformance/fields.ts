@@ -359,6 +359,19 @@ const decisionChecks: Check[] = [
     refusedExactly(await context.call('admin', 'DELETE', '/realm/profile_fields/2000000000'), 'DELETE of a field that does not exist', 'Field id 2000000000 not found.');
     if (context.level < 146) return;
     refusedExactly((await create(context, { name: fieldName(context), field_type: LONG_TEXT, display_in_profile_summary: true })).response, 'Long text in the summary', 'Field type not supported for display in profile summary.');
+    // With two summary fields, the count is checked before the type.
+    const made: number[] = [];
+    try {
+      for (let count = summaryCount(await fieldsWithoutOurs(context)); count < 2; count++) {
+        const summary = await create(context, { name: fieldName(context), field_type: 1, display_in_profile_summary: true });
+        made.push(...summary.made.map((field) => field.id));
+        succeeded(summary.response, 'a summary field while fewer than two exist');
+      }
+      refusedExactly((await create(context, { name: fieldName(context), field_type: 1, display_in_profile_summary: true })).response, 'a third summary field', 'Only 2 custom profile fields can be displayed in the profile summary.');
+      refusedExactly((await create(context, { name: fieldName(context), field_type: LONG_TEXT, display_in_profile_summary: true })).response, 'a Long text field as a third summary field', 'Only 2 custom profile fields can be displayed in the profile summary.');
+    } finally {
+      await removeFields(context, made);
+    }
   }),
 
   check('fields.listing-shape', async (context) => {
