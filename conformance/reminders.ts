@@ -8,7 +8,7 @@ import { check, expect, refusedExactly, succeeded, type Check, type Context } fr
 import { SHAPES } from './shape.js';
 import { text } from './generators.js';
 import { due, deliveryProperty } from './deliveries.js';
-import { advanceClock, createChannel, fetchState, linksToMessage, messagesAfter, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
+import { advanceClock, createChannel, fetchState, linksToMessage, messagesAfter, pollEvents, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
 
 const DAY = 86_400;
 
@@ -21,6 +21,10 @@ function channel(context: Context): Promise<Channel> {
 async function messageToRemind(context: Context, direct: boolean, token: string): Promise<number> {
   return direct ? send(context, 'other', [context.probe.users.member.id], `${token} remind me`) : send(context, 'other', await channel(context), `${token} remind me`, 'reminders');
 }
+
+/** How Zulip writes a name in a narrow link: percent-encoded but for letters, digits and -_~, with "." for "%". */
+const hashEncode = (text: string) => [...new TextEncoder().encode(text)]
+  .map((byte) => (/[A-Za-z0-9_~-]/.test(String.fromCharCode(byte)) && byte < 128 ? String.fromCharCode(byte) : `.${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
 
 const token = (context: Context) => `${context.prefix}r${context.serial('reminder')}x`;
 
@@ -121,16 +125,34 @@ const decisionChecks: Check[] = [
   }),
 
   check('reminders.delivery', async (context) => {
-    const messageId = await messageToRemind(context, false, token(context));
+    const { users } = context.probe;
+    const reminded = await channel(context);
+    // A topic with a space and a dot, which Zulip's links encode as ".20" and ".2E".
+    const topic = 'remind me.';
+    const inChannel = await send(context, 'other', reminded, `${token(context)} remind me`, topic);
+    const direct = await send(context, 'other', [users.member.id], `${token(context)} remind me`);
     const now = await advanceClock(context, 0);
-    succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: now + 60 }), 'POST /reminders');
+    for (const messageId of [inChannel, direct]) succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: now + 60 }), 'POST /reminders');
+    // Not before its time.
+    await advanceClock(context, 30);
+    const early = (await messagesAfter(context, 'member', inChannel)).filter((message) => linksToMessage(String(message.content), inChannel) || linksToMessage(String(message.content), direct));
+    expect(early.length === 0, `a reminder arrived 30 seconds before its time: ${JSON.stringify(early.map((m) => m.content))}`);
     // The worker is down past ten minutes: Zulip still delivers a reminder.
-    await advanceClock(context, 60 + 11 * 60, false);
+    await advanceClock(context, 30 + 11 * 60, false);
     await advanceClock(context, 0);
-    const [reminder] = (await recentMessages(context, 'member')).filter((message) => linksToMessage(String(message.content), messageId));
-    if (reminder) context.noteMessage(reminder.id);
-    expect(reminder, `no reminder linking message ${messageId} arrived, eleven minutes late`);
-    expect(reminder.sender_full_name === 'Notification Bot' && String(reminder.content).startsWith('You requested a reminder for the following message.'), `the reminder is ${JSON.stringify({ sender: reminder.sender_full_name, content: reminder.content })}`);
+    const after = await messagesAfter(context, 'member', inChannel);
+    const links = {
+      [inChannel]: `/#narrow/channel/${reminded.id}-${hashEncode(reminded.name.replace(/ /g, '-'))}/topic/${hashEncode(topic)}/near/${inChannel}`,
+      [direct]: `/#narrow/dm/${[users.member.id, users.other.id].sort((a, b) => a - b).join(',')}/near/${direct}`,
+    };
+    for (const messageId of [inChannel, direct]) {
+      const [reminder] = after.filter((message) => linksToMessage(String(message.content), messageId));
+      if (reminder) context.noteMessage(reminder.id);
+      expect(reminder, `no reminder linking message ${messageId} arrived, eleven minutes late`);
+      const first = messageId === direct ? 'You requested a reminder for the following direct message.' : 'You requested a reminder for the following message.';
+      expect(reminder.sender_full_name === 'Notification Bot' && String(reminder.content).startsWith(first), `the reminder is ${JSON.stringify({ sender: reminder.sender_full_name, content: reminder.content })}`);
+      expect(String(reminder.content).includes(links[messageId]!), `the reminder of message ${messageId} does not link it as Zulip does (${links[messageId]}): ${JSON.stringify(reminder.content)}`);
+    }
   }, ['reference-clock']),
 
   check('reminders.listing-shape', async (context) => {

@@ -12,12 +12,16 @@ import { JsonError, pathId } from './params.js';
 const MAX_NOTE_LENGTH = 1000;
 const HOUR = 3600;
 
+/** Zulip's encoding of a name in a narrow: percent-encoded but for letters, digits and -_~, then "%" written ".". */
+export function hashEncode(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*.]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%/g, '.');
+}
+
 /** Zulip's link to a message. */
 export function messageUrl(realm: Realm, message: Message): string {
   if (message.recipient.type === 'private') return `${realm.url}/#narrow/dm/${message.recipient.userIds.join(',')}/near/${message.id}`;
   const channel = realm.channels.get(message.recipient.channelId)!;
-  const slug = channel.name.replace(/[^A-Za-z0-9]+/g, '-');
-  return `${realm.url}/#narrow/channel/${channel.id}-${slug}/topic/${encodeURIComponent(message.recipient.topic).replace(/%/g, '.')}/near/${message.id}`;
+  return `${realm.url}/#narrow/channel/${channel.id}-${hashEncode(channel.name.replace(/ /g, '-'))}/topic/${hashEncode(message.recipient.topic)}/near/${message.id}`;
 }
 
 // ---- Rules ------------------------------------------------------------------------------
