@@ -132,7 +132,10 @@ const decisionChecks: Check[] = [
     const inChannel = await send(context, 'other', reminded, `${token(context)} remind me`, topic);
     const direct = await send(context, 'other', [users.member.id], `${token(context)} remind me`);
     const now = await advanceClock(context, 0);
-    for (const messageId of [inChannel, direct]) succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: now + 60 }), 'POST /reminders');
+    // From level 415 the direct message's reminder has a note, which loses its leading newlines and trailing spaces.
+    const note = `${token(context)} note`;
+    const notes: Record<number, string> = context.level >= 415 ? { [direct]: `\n\n${note}  ` } : {};
+    for (const messageId of [inChannel, direct]) succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: now + 60, ...(notes[messageId] ? { note: notes[messageId] } : {}) }), 'POST /reminders');
     // Not before its time.
     await advanceClock(context, 30);
     const early = (await messagesAfter(context, 'member', inChannel)).filter((message) => linksToMessage(String(message.content), inChannel) || linksToMessage(String(message.content), direct));
@@ -149,7 +152,7 @@ const decisionChecks: Check[] = [
       const [reminder] = after.filter((message) => linksToMessage(String(message.content), messageId));
       if (reminder) context.noteMessage(reminder.id);
       expect(reminder, `no reminder linking message ${messageId} arrived, eleven minutes late`);
-      const first = messageId === direct ? 'You requested a reminder for the following direct message.' : 'You requested a reminder for the following message.';
+      const first = (messageId === direct ? 'You requested a reminder for the following direct message.' : 'You requested a reminder for the following message.') + (notes[messageId] ? ` Note:\n > ${note}\n` : '\n');
       expect(reminder.sender_full_name === 'Notification Bot' && String(reminder.content).startsWith(first), `the reminder is ${JSON.stringify({ sender: reminder.sender_full_name, content: reminder.content })}`);
       expect(String(reminder.content).includes(links[messageId]!), `the reminder of message ${messageId} does not link it as Zulip does (${links[messageId]}): ${JSON.stringify(reminder.content)}`);
     }

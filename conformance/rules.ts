@@ -528,7 +528,7 @@ export const RULES = [
   },
   {
     id: 'reminders.delivery', section: 'States and transitions (delivery of a reminder: not shown)', severity: 'decision', since: 381,
-    title: 'A reminder is sent by the Notification Bot, "You requested a reminder for the following message." ("direct message" for one) (with " Note:" and the quoted note from 415), the sender\'s silent mention, a link to it as Zulip writes one (#narrow/channel/{id}-{name}/topic/{topic}/near/{id}, #narrow/dm/{ids}/near/{id}, names encoded with .XX), and the message quoted, not before its time; it is not subject to the scheduled messages\' ten-minute lateness rule.',
+    title: 'A reminder is sent by the Notification Bot, "You requested a reminder for the following message." ("direct message" for one) (with " Note:" and the quoted note from 415, its leading newlines and trailing whitespace dropped), the sender\'s silent mention, a link to it as Zulip writes one (#narrow/channel/{id}-{name}/topic/{topic}/near/{id}, #narrow/dm/{ids}/near/{id}, names encoded with .XX), and the message quoted, not before its time; it is not subject to the scheduled messages\' ten-minute lateness rule.',
     why: 'How a reminder is delivered is not shown; this is what Zulip\'s worker sends.',
     alternate: 'Its own words ("Reminder: …" with the message\'s link); a reminder found over five minutes late fails.',
   },
