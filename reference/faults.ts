@@ -90,7 +90,7 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
 
   'reminders.create-returns-id': { does: 'the reminder_id answered is not the reminder\'s', alsoCaughtBy: ['reminders.listing-shape'], rules: { idOfCreatedReminder: (base) => (reminder) => base(reminder) + 1000 } },
   'reminders.delivered-to-self': { does: 'a reminder is sent from the user to themself', alsoCaughtBy: ['reminders.delivery', 'reminders.note-delivered'], rules: { reminderSender: () => (_realm, user) => user } },
-  'reminders.note-delivered': { does: 'the note is left out of the delivered reminder', alsoCaughtBy: ['reminders.listing-shape'], rules: { deliveredNote: () => () => '' } },
+  'reminders.note-delivered': { does: 'the note is left out of the delivered reminder', alsoCaughtBy: ['reminders.listing-shape', 'reminders.delivery'], rules: { deliveredNote: () => () => '' } },
   'reminders.note-absent-before-415': { does: 'note is a parameter below level 415', level: 414, rules: { readsReminderNote: () => () => true } },
   'reminders.parameters': { does: 'a reminder for a past time is accepted', dialect: { checkReminderTimeInFuture: () => () => {} } },
   'reminders.delivery': { does: 'a reminder found over ten minutes late fails', dialect: { latestReminderDeliverySeconds: () => () => 10 * 60 } },
