@@ -36,6 +36,14 @@ export async function due(context: Context): Promise<Due> {
   return { at, passed: park };
 }
 
+/**
+ * How many of a user's newest messages to read to find a delivery: on real time the rest of the
+ * run's messages arrive between the delivery and its observation.
+ */
+export function deliveryWindow(context: Context): number {
+  return context.deliveryState.mode === 'real-time' ? 1000 : 50;
+}
+
 interface Parked<T> {
   readonly value: T;
   readonly done: Promise<unknown>;
@@ -132,13 +140,14 @@ async function sentinelArrives(context: Context, latest: number): Promise<string
   const { waitSeconds } = context.deliveryState;
   const me = context.probe.users.member.id;
   const token = `${context.prefix}w${context.serial('delivery-wait')}x`;
-  const at = Math.max(latest, (await targetNow(context)) + 1);
+  const now = await targetNow(context);
+  const at = Math.max(latest, now + 1);
   context.noteMessage();
   const body = succeeded(await context.call('member', 'POST', '/scheduled_messages', { type: 'private', to: [me], content: `${token} the run's deliveries are due`, scheduled_delivery_timestamp: at }), 'POST /scheduled_messages (a message that shows when the worker has run)');
   const id: number = body.scheduled_message_id;
   const poll = Math.min(5000, Math.max(250, waitSeconds * 50));
-  const deadline = Date.now() + (at - (await targetNow(context)) + waitSeconds) * 1000;
-  await sleep(Math.max(0, (at - (await targetNow(context))) * 1000));
+  const deadline = Date.now() + (at - now + waitSeconds) * 1000;
+  await sleep((at - now) * 1000);
   for (;;) {
     const arrived = (await readConversation(context, 'member', { dm: [me] }, 20)).find((message) => String(message.content).includes(token));
     if (arrived) {

@@ -325,7 +325,7 @@ export function readable(value: unknown, labels?: readonly string[]): string {
     // fast-check's commands: each says what it did.
     return [...(value as Iterable<unknown>)].map((command) => String(command)).join('; ');
   }
-  if (typeof value.toString === "function" && value.toString !== Object.prototype.toString) return String(value);
+  if (typeof value.toString === 'function' && value.toString !== Object.prototype.toString) return String(value);
   const entries = Object.entries(value).filter(([, item]) => item !== undefined);
   return `{ ${entries.map(([key, item]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${readable(item)}`).join(', ')} }`;
 }

@@ -290,11 +290,6 @@ async function scheduleFailed(context: Context, message: Scheduled) {
   return created;
 }
 
-/** Messages of member's that arrived after `since` (a max_message_id): for decisions, where Zulip's IDs ascend. */
-async function messagesSince(context: Context, since: number, as: Role = 'member'): Promise<any[]> {
-  return (await messagesAfter(context, as, since)).filter((message) => message.id > since);
-}
-
 /** The conversation a scheduled message goes to, as GET /messages narrows to it. */
 function conversationOf(message: Scheduled): Conversation {
   return message.kind === 'channel' ? { channel: message.to as number, topic: message.topic } : { dm: message.to as number[] };
@@ -868,7 +863,7 @@ const decisionChecks: Check[] = [
       await delivery.passed();
       const seen = await targetNow(context);
       expect(!(await listed(context)).has(id), `scheduled message ${id} is still listed after its time`);
-      const sent = (await messagesSince(context, since)).filter((m) => m.content === message.content);
+      const sent = (await messagesAfter(context, 'member', since)).filter((m) => m.content === message.content);
       expect(sent.length === 1, `scheduled message ${id} was sent ${sent.length} times: ${JSON.stringify(sent)}`);
       const [m] = sent;
       expect(m.sender_id === context.probe.users.member.id, `scheduled message ${id} was sent by ${m.sender_id}, not its sender`);
@@ -897,7 +892,7 @@ const decisionChecks: Check[] = [
         await advanceClock(context, 0);
         const item = await readBack(context, id);
         expect(item?.failed === true, `scheduled message ${id}, found ${LATE_SECONDS + 60} seconds late, is listed as ${JSON.stringify(item)}, not failed`);
-        const arrived = await messagesSince(context, since);
+        const arrived = await messagesAfter(context, 'member', since);
         expect(!arrived.some((m) => m.content === message.content), `scheduled message ${id} was sent although it was late`);
         const notice = arrived.find((m) => m.sender_id !== context.probe.users.member.id && m.type === 'private' && String(m.content).includes('Message could not be sent at the scheduled time.'));
         expect(notice, `no direct message told member that scheduled message ${id} could not be sent; new messages: ${JSON.stringify(arrived.map((m) => ({ sender: m.sender_email, content: m.content })))}`);
@@ -918,7 +913,7 @@ const decisionChecks: Check[] = [
         const item = await readBack(context, id);
         expect(item?.failed === false, `after an edit with a new time the message is listed as ${JSON.stringify(item)}, not failed:false`);
         await advanceClock(context, 120);
-        const sent = (await messagesSince(context, since)).filter((m) => m.content === message.content);
+        const sent = (await messagesAfter(context, 'member', since)).filter((m) => m.content === message.content);
         expect(sent.length === 1, `the edited message was sent ${sent.length} times at its new time`);
       } finally {
         await remove(context, id);

@@ -102,10 +102,7 @@ export function recentMessages(context: Context, as: Role, count = 50): Promise<
   return readMessages(context, as, { anchor: 'newest', num_before: count, num_after: 0, apply_markdown: false });
 }
 
-/**
- * The user's messages after the one with this ID, oldest first. On real time many messages of
- * the run arrive between a delivery and its observation: reading from the anchor finds it still.
- */
+/** The user's messages after the one with this ID, oldest first: for decisions, where Zulip's IDs ascend. */
 export async function messagesAfter(context: Context, as: Role, id: number, count = 1000): Promise<any[]> {
   return (await readMessages(context, as, { anchor: id, num_before: 0, num_after: count, apply_markdown: false })).filter((message) => message.id !== id);
 }
