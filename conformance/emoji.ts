@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { crc32, deflateSync } from 'node:zlib';
 import type { FilePart, ParamList, Role } from './client.js';
-import { check, expect, refused, refusedExactly, shaped, succeeded, Skip, type Check, type Context } from './harness.js';
+import { check, expect, NotConfigured, refused, refusedExactly, shaped, succeeded, Skip, type Check, type Context } from './harness.js';
 import { SHAPES } from './shape.js';
 import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
@@ -43,6 +43,24 @@ export function gif(): Buffer {
   return Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
 }
 
+/** A GIF87a of one pixel (no extension block). */
+export function gif87(): Buffer {
+  return Buffer.from('R0lGODdhAQABAIAAAP///wAAACwAAAAAAQABAAACAkQBADs=', 'base64');
+}
+
+/** A baseline JPEG of one pixel, from SOI to EOI. */
+export function jpeg(): Buffer {
+  return Buffer.from(
+    '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAMCAgMCAgMDAwMEAwMEBQgFBQQEBQoHBwYIDAoMDAsKCwsNDhIQDQ4RDgsLEBYQERMUFRUVDA8XGBYUGBIUFRT/2wBDAQMEBAUEBQkFBQkUDQsNFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBT/wAARCAABAAEDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAb/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAACP/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AL0AHDFf/9k=',
+    'base64',
+  );
+}
+
+/** A lossy WebP of one pixel: RIFF, its size, WEBP and one VP8 chunk. */
+export function webp(): Buffer {
+  return Buffer.from('UklGRkAAAABXRUJQVlA4IDQAAAAQAgCdASoBAAEAAMASJaACdLoB+AH6AAPIAP7vPW//dRLO8+I/91Ff/rzAQu4d/660AAAA', 'base64');
+}
+
 const filePart = (data: Buffer, type: string, filename = 'emoji'): FilePart => ({ file: true, filename, type, data });
 
 // ---- The run's uploads -------------------------------------------------------------------------
@@ -70,11 +88,16 @@ async function listEmoji(context: Context): Promise<Listed[]> {
 const activeNamed = (list: readonly Listed[], name: string) => list.filter((emoji) => !emoji.deactivated && sameName(emoji.name) === sameName(name));
 const ourActive = (context: Context, list: readonly Listed[]) => list.filter((emoji) => !emoji.deactivated && emoji.name.toLowerCase().includes(context.prefix));
 
-/** Who may upload, as /register says (realm_can_add_custom_emoji_group, or the older policy); null if no profile user may. */
-function uploader(context: Context): Promise<Role | null> {
-  return context.memo('emoji-uploader', async () => {
+/**
+ * Who of the profile may upload, as /register says: realm_can_add_custom_emoji_group (level 307),
+ * or the older policy. `known`: the users the setting places for certain (an older policy of full
+ * members or moderators places only administrators).
+ */
+function uploaders(context: Context): Promise<{ may: ReadonlySet<Role>; known: ReadonlySet<Role> }> {
+  return context.memo('emoji-uploaders', async () => {
     const state = await fetchState(context, 'member', ['realm', 'realm_user_groups']);
     const { users } = context.probe;
+    const roles = ['member', 'admin', 'other'] as const;
     const setting = state.realm_can_add_custom_emoji_group;
     const groups = new Map<number, { members: number[]; direct_subgroup_ids?: number[] }>((state.realm_user_groups ?? []).map((group: any) => [group.id, group]));
     const membersOf = (value: any, seen = new Set<number>()): Set<number> => {
@@ -86,15 +109,25 @@ function uploader(context: Context): Promise<Role | null> {
       }
       return new Set([...(value?.direct_members ?? []), ...(value?.direct_subgroups ?? []).flatMap((id: number) => [...membersOf(id, seen)])]);
     };
+    const all = new Set<Role>(roles);
     if (setting !== undefined) {
       const allowed = membersOf(setting);
-      return allowed.has(users.member.id) ? 'member' : allowed.has(users.admin.id) ? 'admin' : null;
+      return { may: new Set(roles.filter((role) => allowed.has(users[role].id))), known: all };
     }
-    // Older servers: add_custom_emoji_policy 1 means members; the others include administrators.
-    if (state.realm_add_custom_emoji_policy !== undefined) return state.realm_add_custom_emoji_policy === 1 ? 'member' : 'admin';
-    // Before level 85: realm_add_emoji_by_admins_only.
-    return state.realm_add_emoji_by_admins_only === true ? 'admin' : 'member';
+    // Older servers: add_custom_emoji_policy 1 means members, 2 administrators; 3 and 4 (full
+    // members, moderators) include administrators and place no one else for certain. Before
+    // level 85: realm_add_emoji_by_admins_only.
+    const policy = state.realm_add_custom_emoji_policy ?? (state.realm_add_emoji_by_admins_only === true ? 2 : 1);
+    if (policy === 1) return { may: all, known: all };
+    const admins = new Set(roles.filter((role) => users[role].isAdmin));
+    return { may: admins, known: policy === 2 ? all : admins };
   });
+}
+
+/** The user of the profile who uploads: the member if it may, else the administrator; null if neither may. */
+async function uploader(context: Context): Promise<Role | null> {
+  const { may } = await uploaders(context);
+  return may.has('member') ? 'member' : may.has('admin') ? 'admin' : null;
 }
 
 async function whoUploads(context: Context): Promise<Role> {
@@ -139,16 +172,34 @@ const image = fc.constantFrom<['png' | 'gif', () => Buffer]>(['png', () => png()
 const mustChecks: Check[] = [
   check('emoji.upload-stores', async (context) => {
     const as = await whoUploads(context);
-    await context.property(image, async ([kind, make]) => {
-      const name = emojiName(context);
-      const { response, after } = await upload(context, as, name, { file: filePart(make(), `image/${kind}`, `emoji.${kind}`) });
+    // Uploads under distinct names, each kept until the last is made: an emoji is identified by its name.
+    await context.property(fc.array(image, { minLength: 1, maxLength: 3 }), async (images) => {
+      const requested: string[] = [];
+      const stored: string[] = [];
       try {
-        succeeded(response, `upload of a ${kind} as ${name}`);
-        expect(activeNamed(after, name).length === 1, `after the upload of ${name}, GET /realm/emoji lists ${JSON.stringify(activeNamed(after, name))}`);
+        for (const [kind, make] of images) {
+          const name = emojiName(context);
+          const { response, after } = await upload(context, as, name, { file: filePart(make(), `image/${kind}`, `emoji.${kind}`) });
+          stored.push(...activeNamed(after, name).map((emoji) => emoji.name));
+          succeeded(response, `upload of a ${kind} as ${name}${requested.length > 0 ? ` while ${requested.join(', ')} exist` : ''}`);
+          requested.push(name);
+        }
+        const listed = await listEmoji(context);
+        const wrong = requested.filter((name) => activeNamed(listed, name).length !== 1);
+        expect(wrong.length === 0, `after uploads named ${requested.join(', ')}, GET /realm/emoji lists ${JSON.stringify(ourActive(context, listed))}: not one active emoji of each name`);
       } finally {
-        await removeEmoji(context, activeNamed(after, name).map((emoji) => emoji.name));
+        await removeEmoji(context, stored);
       }
     }, context.runsAtMost(4));
+  }),
+
+  check('emoji.upload-access', async (context) => {
+    const { may, known } = await uploaders(context);
+    const leftOut = [...known].filter((role) => !may.has(role));
+    if (leftOut.length === 0) throw new NotConfigured('the organization lets every user of the profile upload custom emoji (realm_can_add_custom_emoji_group): no refusal to observe');
+    for (const role of leftOut) {
+      await refusedStoringNothing(context, role, emojiName(context), { file: filePart(png(), 'image/png') }, `an upload by '${role}', whom the organization does not let upload`);
+    }
   }),
 
   check('emoji.name-characters', async (context) => {
@@ -275,6 +326,7 @@ const decisionChecks: Check[] = [
       expect(made[0]?.name === `${name}_smile`, `stored as ${JSON.stringify(made[0]?.name)}, not ${name}_smile`);
       refusedExactly((await upload(context, 'member', `${name}_smile`, { file: filePart(png(), 'image/png') })).response, 'a name in use', 'A custom emoji with this name already exists.');
       refusedExactly((await upload(context, 'member', `${name}*`, { file: filePart(png(), 'image/png') })).response, 'a name with *', 'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
+      refusedExactly((await upload(context, 'member', ' ', { file: filePart(png(), 'image/png') })).response, 'a name of one space', 'Emoji name is missing');
     } finally {
       await removeEmoji(context, made.map((emoji) => emoji.name));
     }
@@ -295,13 +347,71 @@ const decisionChecks: Check[] = [
   }),
 
   check('emoji.image-bytes', async (context) => {
-    const name = emojiName(context);
-    const { response, made } = await upload(context, 'member', name, { file: filePart(png(), 'application/octet-stream') });
-    await removeEmoji(context, made.map((emoji) => emoji.name));
-    succeeded(response, 'a PNG declared application/octet-stream');
-    refusedExactly((await upload(context, 'member', emojiName(context), { file: filePart(Buffer.from('text'), 'image/png') })).response, 'text declared image/png', 'Invalid image format', 400, 'BAD_IMAGE');
+    const pngChunks = (data: Buffer) => {
+      const chunks: Buffer[] = [];
+      for (let at = 8; at < data.length; at += 12 + data.readUInt32BE(at)) chunks.push(data.subarray(at, at + 12 + data.readUInt32BE(at)));
+      return chunks;
+    };
+    const [ihdr, idat, iend] = pngChunks(png());
+    const damagedCrc = png();
+    damagedCrc[8 + 8 + 13] ^= 0xff;
+    const riff = (kind: string, body: Buffer) => {
+      const head = Buffer.alloc(12);
+      head.write('RIFF', 0, 'latin1');
+      head.writeUInt32LE(4 + body.length, 4);
+      head.write(kind, 8, 'latin1');
+      return Buffer.concat([head, body]);
+    };
+    const withHead = (data: Buffer, head: string) => Buffer.concat([Buffer.from(head, 'latin1'), data.subarray(head.length)]);
+    const images: Array<[string, Buffer, string, string, string]> = [
+      // what, bytes, declared type, served type, extension
+      ['a PNG declared application/octet-stream', png(), 'application/octet-stream', 'image/png', 'png'],
+      ['a GIF89a', gif(), 'image/gif', 'image/gif', 'gif'],
+      ['a GIF87a', gif87(), 'image/gif', 'image/gif', 'gif'],
+      ['a JPEG', jpeg(), 'image/jpeg', 'image/jpeg', 'jpg'],
+      ['a WebP', webp(), 'image/webp', 'image/webp', 'webp'],
+    ];
+    for (const [what, data, declared, type, extension] of images) {
+      const name = emojiName(context);
+      const { response, made } = await upload(context, 'member', name, { file: filePart(data, declared) });
+      try {
+        succeeded(response, what);
+        const url = made[0]?.source_url ?? '';
+        expect(new URL(url, context.client.baseUrl).pathname.endsWith(`.${extension}`), `${what} is listed with the source_url ${JSON.stringify(url)}, not one ending in .${extension}`);
+        const served = await fetch(new URL(url, context.client.baseUrl));
+        const bytes = Buffer.from(await served.arrayBuffer());
+        expect(served.status === 200 && served.headers.get('content-type')?.split(';')[0] === type && bytes.subarray(0, 3).equals(data.subarray(0, 3)),
+          `${what}: GET ${url} answered ${served.status} ${served.headers.get('content-type')} starting ${bytes.subarray(0, 4).toString('hex')}, not ${type}`);
+      } finally {
+        await removeEmoji(context, made.map((emoji) => emoji.name));
+      }
+    }
+    const notWhole: Array<[string, Buffer]> = [
+      ['text declared image/png', Buffer.from('text')],
+      ['a PNG whose first chunk is not IHDR', Buffer.concat([png().subarray(0, 8), idat!, ihdr!, iend!])],
+      ['a PNG with a damaged CRC', damagedCrc],
+      ['a PNG followed by more bytes', Buffer.concat([png(), Buffer.from('more')])],
+      ['a GIF without its trailer', gif().subarray(0, -1)],
+      ['a GIF header and screen descriptor alone', Buffer.concat([gif().subarray(0, 12), Buffer.from([0x3b])])],
+      ['a JPEG without its end marker', jpeg().subarray(0, -2)],
+      ['a JPEG whose end marker lost its first byte', Buffer.concat([jpeg().subarray(0, -2), Buffer.from([0xd9])])],
+      ['a JPEG whose end marker is FF 00', Buffer.concat([jpeg().subarray(0, -1), Buffer.from([0x00])])],
+      ['a JPEG start and end marker alone', Buffer.from([0xff, 0xd8, 0xff, 0xd9])],
+      ['a WebP cut short', webp().subarray(0, -4)],
+      ['a RIFF WAVE file', riff('WAVE', Buffer.from('fmt \0\0\0\0', 'latin1'))],
+      ['a WebP that does not begin with RIFF', withHead(webp(), 'RIFX')],
+    ];
+    const refusedAs = async (params: ParamList, what: string, msg: string, code = 'BAD_REQUEST') => {
+      const { response, made } = await upload(context, 'member', emojiName(context), params);
+      await removeEmoji(context, made.map((emoji) => emoji.name));
+      refusedExactly(response, what, msg, 400, code);
+    };
+    const declared = (what: string) => (what.includes('JPEG') ? 'image/jpeg' : what.includes('GIF') ? 'image/gif' : what.includes('WebP') ? 'image/webp' : 'image/png');
+    for (const [what, data] of notWhole) await refusedAs({ file: filePart(data, declared(what)) }, what, 'Invalid image format', 'BAD_IMAGE');
     const { mib } = context.probe.emojiLimit;
-    refusedExactly((await upload(context, 'member', emojiName(context), { file: filePart(png(mib * MIB + 1), 'image/png') })).response, 'a file over the limit', `Uploaded file is larger than the allowed limit of ${mib} MiB`);
+    await refusedAs({ file: filePart(png(mib * MIB + 1), 'image/png') }, 'a file over the limit', `Uploaded file is larger than the allowed limit of ${mib} MiB`);
+    await refusedAs({ note: 'no file' }, 'an upload with no file part', 'You must upload exactly one file.');
+    await refusedAs({ one: filePart(png(), 'image/png'), two: filePart(gif(), 'image/gif') }, 'an upload with two file parts', 'You must upload exactly one file.');
   }),
 
   check('emoji.listing-shape', async (context) => {
@@ -315,11 +425,18 @@ const decisionChecks: Check[] = [
         `the new emoji is listed as ${JSON.stringify(emoji)}`);
       const served = await fetch(new URL(emoji!.source_url!, context.client.baseUrl));
       expect(served.status === 200 && Buffer.from(await served.arrayBuffer()).length > 0, `GET ${emoji!.source_url} answered ${served.status}`);
+      const elsewhere = new URL(emoji!.source_url!, context.client.baseUrl);
+      elsewhere.pathname = elsewhere.pathname.replace(/[^/]*$/, (file) => `x${file}`);
+      const none = await fetch(elsewhere);
+      await none.arrayBuffer();
+      expect(none.status === 404, `GET ${elsewhere.pathname}, the name of no emoji's image, answered ${none.status}`);
       const [event] = await pollEvents(context, 'other', queue, (seen) => seen.length > 0);
       expect(event?.type === 'realm_emoji' && event.op === 'update' && event.realm_emoji?.[emoji!.id]?.name === name, `the event is ${JSON.stringify(event).slice(0, 300)}`);
       await removeEmoji(context, [emoji!.name]);
       const kept = (await listEmoji(context)).find((candidate) => candidate.id === emoji!.id);
       expect(kept?.deactivated === true, `a removed emoji is listed as ${JSON.stringify(kept)}, not deactivated`);
+      // Before level 190 Zulip answered a missing emoji's removal with HTTP 400.
+      refusedExactly(await context.call('admin', 'DELETE', emojiPath(emoji!.name)), 'removing an emoji already removed', `Emoji '${emoji!.name}' does not exist`, context.probe.featureLevel >= 190 ? 404 : 400);
     } finally {
       await queue.remove();
     }

@@ -36,7 +36,7 @@ export interface RuleResult {
   requests: number;
   expected?: boolean;
   /** Why a skipped rule was not run: outside the target's levels, a decision not asked for, or the check's own reason. */
-  skipped?: 'level' | 'decision' | 'capability' | 'check';
+  skipped?: 'level' | 'decision' | 'capability' | 'configuration' | 'check';
   /** Passed only when rerun (--retries). */
   flaky?: boolean;
   /** Ended in error because the server answered 5xx. */
@@ -59,6 +59,9 @@ export class Violation extends Error {
 }
 
 export class Skip extends Error {}
+
+/** The target's configuration leaves nothing for the rule to observe (as emoji.upload-access where every user may upload). */
+export class NotConfigured extends Skip {}
 
 /**
  * What a check needs of the target. `deliveries`: scheduled messages and reminders can be seen
@@ -444,7 +447,7 @@ export function applicability(rule: Rule, check: Check, probe: Probe, options: R
  * the target's levels, or a decision that was not asked for. Any other skip against the
  * reference is a problem of the suite (its self-test and sweeps use this).
  */
-export const skippedByDesign = (result: RuleResult) => result.status === 'skip' && (result.skipped === 'level' || result.skipped === 'decision');
+export const skippedByDesign = (result: RuleResult) => result.status === 'skip' && (result.skipped === 'level' || result.skipped === 'decision' || result.skipped === 'configuration');
 
 /** A check that stepped aside to wait for deliveries; `finish` lets it go on once they are due (with why they cannot be seen, or null). */
 export interface DeferredCheck {
@@ -531,7 +534,7 @@ function concludeCheck(result: RuleResult, outcome: { error: unknown } | null, c
   } else if (error instanceof Skip) {
     result.status = 'skip';
     result.message = error.message;
-    result.skipped = 'check';
+    result.skipped = error instanceof NotConfigured ? 'configuration' : 'check';
   } else {
     result.status = 'error';
     result.serverError = error instanceof ServerError;

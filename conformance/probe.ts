@@ -10,6 +10,8 @@ export interface ProbedUser {
   readonly id: number;
   readonly email: string;
   readonly fullName: string;
+  /** /users/me's is_admin. */
+  readonly isAdmin: boolean;
 }
 
 export interface Probe {
@@ -67,7 +69,7 @@ export async function probeTarget(client: Client, options: ProbeOptions): Promis
     if (!succeededEnough(me) || !Number.isInteger(me.body.user_id)) {
       throw new ProbeFailure(`the credentials of '${role}' were refused: ${me.status} ${me.body?.msg ?? me.text.slice(0, 200)}`);
     }
-    users[role] = { id: me.body.user_id, email: me.body.email, fullName: me.body.full_name };
+    users[role] = { id: me.body.user_id, email: me.body.email, fullName: me.body.full_name, isAdmin: me.body.is_admin === true };
     if (Number.isInteger(me.body.max_message_id)) startMessageId = Math.max(startMessageId ?? 0, me.body.max_message_id);
     if (role === 'admin' && me.body.is_admin !== true) throw new ProbeFailure(`'admin' (${me.body.email}) is not an organization administrator`);
   }

@@ -545,6 +545,10 @@ export const RULES = [
     title: 'An upload by a user the organization lets upload, with an allowed name and one file part holding a small PNG or GIF, succeeds, and GET /realm/emoji lists an active emoji of that name.',
   },
   {
+    id: 'emoji.upload-access', section: 'Endpoints 8 ("Access depends on the organization\'s configuration")', severity: 'must', since: 1,
+    title: 'An upload by a user of the profile whom the organization\'s configuration does not let upload (realm_can_add_custom_emoji_group in /register, or the older policy) is refused and stores nothing; skipped where the configuration lets every user of the profile upload.',
+  },
+  {
     id: 'emoji.name-characters', section: 'Endpoints 8 (emoji_name)', severity: 'must', since: 1,
     title: 'A name with any character other than letters, numbers, dashes, spaces and underscores, or an empty one, is refused and stores nothing.',
   },
@@ -574,7 +578,7 @@ export const RULES = [
   },
   {
     id: 'emoji.name-rules', section: 'Endpoints 8 (not shown)', severity: 'decision', since: 1,
-    title: 'Names are stripped, spaces become underscores, upper case is folded to lower case, any length is taken; an active emoji\'s name is refused ("A custom emoji with this name already exists."), a deactivated one\'s is free; a name with another character gets "Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.".',
+    title: 'Names are stripped, spaces become underscores, upper case is folded to lower case, any length is taken; an active emoji\'s name is refused ("A custom emoji with this name already exists."), a deactivated one\'s is free; a name with another character gets "Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.", a name of spaces alone "Emoji name is missing".',
     why: 'The spec lists the characters, says case is ignored and underscores are spaces, but not how names are stored or what a name in use does; Zulip stores them with underscores and refuses an active name. Zulip refuses upper case where the spec ignores case, and names ending in a dash or underscore (fixtures/expectations/zulip.json); the reference keeps the spec.',
     alternate: 'Names are stored as given with spaces; a name in use replaces the active emoji; letters are any Unicode letters; a name is refused past 40 characters.',
   },
@@ -586,13 +590,13 @@ export const RULES = [
   },
   {
     id: 'emoji.image-bytes', section: 'Endpoints 8 (what counts as an image: not shown)', severity: 'decision', since: 1,
-    title: 'An upload is an image when its bytes are a PNG, GIF, JPEG or WebP, whatever type its part declares; otherwise "Invalid image format" (code BAD_IMAGE); a file over the limit gets "Uploaded file is larger than the allowed limit of N MiB".',
+    title: 'An upload is an image when its bytes are a whole PNG (chunks from IHDR to IEND with their CRCs, nothing after), GIF (87a or 89a, ending in its trailer), JPEG (from its start to its end marker) or WebP (RIFF, its size, WEBP), whatever type its part declares; it is served at a source_url with the extension of its format (png, gif, jpg, webp) as that type; otherwise "Invalid image format" (code BAD_IMAGE); a file over the limit gets "Uploaded file is larger than the allowed limit of N MiB"; no file part or two get "You must upload exactly one file.".',
     why: 'The spec says "image or gif"; Zulip decodes the file (after checking its declared type); the reference checks the bytes.',
     alternate: 'Also the declared type must be image/*; refusals are HTTP 422 and 413 in its own words.',
   },
   {
     id: 'emoji.listing-shape', section: 'Resources: Custom emoji (Zulip GET /realm/emoji)', severity: 'decision', since: 1,
-    title: 'GET /realm/emoji maps IDs to {id, name, source_url, deactivated, author_id, still_url}, deactivated emoji included; every change sends {type:"realm_emoji", op:"update", realm_emoji: that map}; the image is served at source_url.',
+    title: 'GET /realm/emoji maps IDs to {id, name, source_url, deactivated, author_id, still_url}, deactivated emoji included; every change sends {type:"realm_emoji", op:"update", realm_emoji: that map}; the image is served at source_url, and a file name of no emoji is a 404; removing a name no active emoji has gets "Emoji \'NAME\' does not exist" (HTTP 404 from level 190, 400 before).',
     why: 'Listing emoji is a Zulip endpoint outside the spec, and event payloads are not shown.',
     alternate: 'Active emoji only, and every change sends {op:"add", emoji} or {op:"remove", name}.',
   },
@@ -971,7 +975,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Endpoints 7. Create a message reminder', says: 'Success returns reminder_id; the reminder is sent to the current user from a notification bot.', rules: ['reminders.create-returns-id', 'reminders.delivered-to-self'] },
   { section: 'Endpoints 8. Upload custom emoji', says: 'The name may contain only letters, numbers, dashes and spaces; case is ignored; underscores are spaces.', rules: ['emoji.name-characters', 'emoji.name-alphabet', 'emoji.name-case-ignored', 'emoji.underscores-are-spaces', 'emoji.name-rules'] },
   { section: 'Endpoints 8. Upload custom emoji', says: 'A multipart body with a single file part: an image or gif.', rules: ['emoji.one-file-part', 'emoji.images-only', 'emoji.image-bytes'] },
-  { section: 'Endpoints 8. Upload custom emoji', says: 'Access depends on the organization\'s configuration.', rules: ['emoji.permission'] },
+  { section: 'Endpoints 8. Upload custom emoji', says: 'Access depends on the organization\'s configuration.', rules: ['emoji.upload-access', 'emoji.permission'] },
   { section: 'Authentication', says: 'Every request is authenticated with HTTP Basic: email and API key.', rules: ['general.authentication-required'] },
   { section: 'Authentication', says: 'Bots use the bot\'s email and API key.', rules: [] },
   { section: 'Events', says: 'Drafts events after drafts are created; typing events only to receivers; no event when synchronization is switched off.', rules: ['drafts.event-to-other-clients', 'typing.only-to-receivers', 'drafts.sync-off-sends-no-event'] },

@@ -6,6 +6,7 @@ import { everyone } from './defaults.js';
 import { listening, sendEvent } from './events.js';
 import { RAW, type Request, type UploadedFile } from './http.js';
 import type { CustomEmoji, Realm, User } from './model.js';
+import { hasShape } from './levels.js';
 import { JsonError } from './params.js';
 
 export type EmojiChange = { add: CustomEmoji } | { remove: string };
@@ -47,6 +48,11 @@ function largestEmojiFile(realm: Realm): number {
   return realm.maxEmojiFileSizeMib * MIB;
 }
 
+/** emoji.upload-access: "Access depends on the organization's configuration." */
+function mayUploadEmojiByConfiguration(realm: Realm, user: User): boolean {
+  return mayUploadEmoji(realm, user);
+}
+
 /** emoji.upload-stores */
 function storeEmoji(realm: Realm, emoji: CustomEmoji): void {
   realm.emoji.set(emoji.id, emoji);
@@ -60,7 +66,7 @@ function deactivateEmoji(realm: Realm, emoji: CustomEmoji): void {
   if (activeIndex(realm).get(key) === emoji) activeIndex(realm).delete(key);
 }
 
-export const EMOJI_RULES = { emojiNameKey, checkEmojiNameCharacters, filePartsAllowed, checkOneFile, isEmojiImage, largestEmojiFile, storeEmoji, deactivateEmoji };
+export const EMOJI_RULES = { emojiNameKey, checkEmojiNameCharacters, filePartsAllowed, checkOneFile, isEmojiImage, largestEmojiFile, mayUploadEmojiByConfiguration, storeEmoji, deactivateEmoji };
 
 // ---- Validation ---------------------------------------------------------------------------
 
@@ -152,7 +158,7 @@ function activeEmoji(realm: Realm, name: string): CustomEmoji | undefined {
 export function uploadEmoji({ realm, user, path, files }: Request) {
   if (user.role === 'guest') throw new JsonError('Not allowed for guest users');
   const name = checkEmojiName(realm, path.emoji_name!);
-  if (!mayUploadEmoji(realm, user)) throw new JsonError('Insufficient permission');
+  if (!realm.rules.mayUploadEmojiByConfiguration(realm, user)) throw new JsonError('Insufficient permission');
   const existing = activeEmoji(realm, name);
   if (existing) realm.dialect.checkEmojiNameFree(existing);
   const file = realm.rules.checkOneFile(files);
@@ -175,7 +181,7 @@ export function getRealmEmoji({ realm }: Request) {
 export function deleteEmoji({ realm, user, path }: Request) {
   const name = path.emoji_name!;
   const emoji = realm.dialect.emojiToRemove(activeEmoji(realm, name), name);
-  if (!emoji) throw new JsonError(`Emoji '${name}' does not exist`, 404);
+  if (!emoji) throw new JsonError(`Emoji '${name}' does not exist`, hasShape(realm.featureLevel, 'missingEmojiNotFound') ? 404 : 400);
   if (!realm.dialect.mayRemoveEmoji(realm, user, emoji)) throw new JsonError('Must be an organization administrator or emoji author');
   realm.rules.deactivateEmoji(realm, emoji);
   sendEmojiEvent(realm, { remove: emoji.name });

@@ -26,6 +26,8 @@ export interface Fault {
   readonly alsoCaughtBy?: readonly RuleId[];
   /** The feature level at which the fault shows (for rules of older servers). */
   readonly level?: number;
+  /** The dialects in which it shows, when not all: its rule needs a configuration only they have. */
+  readonly dialects?: readonly Dialect[];
   /** The rule functions (rules.ts) it replaces. */
   readonly rules?: Wraps<SpecRules>;
   /** The dialect's decisions (dialect.ts) it replaces. */
@@ -97,6 +99,7 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'reminders.listing-shape': { does: 'GET /reminders lacks reminder_target_message_id', alsoCaughtBy: ['reminders.create-returns-id'], dialect: { reminderDict: (base) => (realm, reminder) => { const { reminder_target_message_id: _left, ...dict } = base(realm, reminder); return dict; } } },
 
   'emoji.upload-stores': { does: 'an uploaded GIF is answered with success but not stored', alsoCaughtBy: ['emoji.underscores-are-spaces', 'emoji.name-case-ignored'], rules: { storeEmoji: (base) => (realm, emoji) => (extension(emoji.data) === 'gif' ? undefined : base(realm, emoji)) } },
+  'emoji.upload-access': { does: 'a member uploads where only administrators may', dialects: ['alternate'], rules: { mayUploadEmojiByConfiguration: () => (_realm, user) => user.role !== 'guest' } },
   'emoji.name-characters': { does: 'names with any character are accepted', alsoCaughtBy: ['emoji.name-rules'], rules: { checkEmojiNameCharacters: () => () => {} } },
   'emoji.name-alphabet': { does: 'names with a dash are refused', rules: { checkEmojiNameCharacters: (base) => (name, letters) => { if (name.includes('-')) throw new JsonError('Emoji names may not contain dashes'); base(name, letters); } } },
   'emoji.name-case-ignored': { does: 'names that differ in case are different emoji', alsoCaughtBy: ['emoji.name-rules'], rules: { emojiNameKey: () => (name) => name.replace(/_/g, ' ') }, dialect: { storedEmojiName: (base) => (realm, name) => (base(realm, name) === zulipStoredName(name) ? name.replace(/ /g, '_') : base(realm, name)) } },

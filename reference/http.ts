@@ -386,7 +386,7 @@ function readMultipart(req: IncomingMessage, realm: Realm): Promise<Body> {
         if (!stream.truncated) files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) });
       });
     });
-    parser.on('filesLimit', () => fail(new JsonError('You may only upload one file at a time')));
+    parser.on('filesLimit', () => fail(new JsonError('You must upload exactly one file.')));
     parser.on('fieldsLimit', () => fail(new JsonError(`Too many fields (limit: ${LIMITS.fields})`, 413)));
     parser.on('partsLimit', () => fail(new JsonError('Too many parts', 413)));
     parser.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));

@@ -72,6 +72,8 @@ export function has(level: number, behaviour: Behaviour): boolean {
  * level: no rule of the spec hangs on them, so they are not boundary levels of the self-test.
  */
 export const SHAPES = {
+  /** DELETE /realm/emoji/{name} of a name no active emoji has is a 404 (it was a 400). */
+  missingEmojiNotFound: 190,
   /** realm_add_custom_emoji_policy replaces realm_add_emoji_by_admins_only. */
   addCustomEmojiPolicy: 85,
   /** Peer subscription events carry stream_ids and user_ids. */
