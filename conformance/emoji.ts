@@ -397,6 +397,11 @@ const decisionChecks: Check[] = [
       ['a JPEG whose end marker lost its first byte', Buffer.concat([jpeg().subarray(0, -2), Buffer.from([0xd9])])],
       ['a JPEG whose end marker is FF 00', Buffer.concat([jpeg().subarray(0, -1), Buffer.from([0x00])])],
       ['a JPEG start and end marker alone', Buffer.from([0xff, 0xd8, 0xff, 0xd9])],
+      ...[0, 1, 2].map((at): [string, Buffer] => {
+        const damaged = jpeg();
+        damaged[at] ^= 0xff;
+        return [`a JPEG whose byte ${at} of its start is damaged`, damaged];
+      }),
       ['a WebP cut short', webp().subarray(0, -4)],
       ['a RIFF WAVE file', riff('WAVE', Buffer.from('fmt \0\0\0\0', 'latin1'))],
       ['a WebP that does not begin with RIFF', withHead(webp(), 'RIFX')],

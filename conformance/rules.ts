@@ -323,7 +323,7 @@ export const RULES = [
   },
   {
     id: 'scheduled.error-texts', section: 'Errors (not shown)', severity: 'decision', since: 184,
-    title: 'Edit errors come in Zulip\'s order with its texts: "Nothing to change", "Recipient required when updating type of scheduled message.", "Topic required when updating scheduled message type to channel.", "Scheduled delivery time must be in the future.", "Scheduled message does not exist" (404, also for another user\'s message), "Channel with ID \'N\' does not exist", "Invalid user ID N". Type given without to, or channel type without topic, is refused even when the type does not change. A list of one channel ID for a channel message is refused ("Invalid data type for channel ID").',
+    title: 'Edit errors come in Zulip\'s order with its texts: "Nothing to change", "Recipient required when updating type of scheduled message.", "Topic required when updating scheduled message type to channel.", "Scheduled delivery time must be in the future.", "Scheduled message does not exist" (404, also for another user\'s message), "Channel with ID \'N\' does not exist", "Invalid user ID N". Type given without to, or channel type without topic, is refused even when the type does not change. A list of one channel ID for a channel message is refused ("Invalid data type for channel ID"), an integer for a direct one too ("Invalid data type for recipients"); a `to` that is neither gets "to[\"int\"] is not an integer"; a topic with a NUL "Topic must not contain null bytes".',
     why: 'Texts, statuses and the order of checks are not shown; Zulip\'s are used, and Zulip requires to and topic whenever type is given.',
     alternate: "Its own texts and statuses (422; 400 for a missing message, 403 for another user's); the message is looked up first; an edit that gives nothing, or gives the current type without `to` or topic, is accepted and changes nothing.",
   },
@@ -353,19 +353,19 @@ export const RULES = [
   },
   {
     id: 'scheduled.delivery', section: 'States and transitions (not shown)', severity: 'decision', since: 173,
-    title: 'At its time a scheduled message is sent as a message from its sender, with its content and recipient, and leaves the list; an edit of it then answers "Scheduled message was already sent".',
+    title: 'At its time a scheduled message is sent as a message from its sender, with its content and recipient, and leaves the list; messages due together are sent in order of delivery time, then in the order they were made; an edit of it then answers "Scheduled message was already sent".',
     why: 'How a scheduled message is delivered is not shown; this is what Zulip\'s worker does.',
     alternate: "A delivered message leaves no trace among the scheduled ones: an edit of it then answers that it does not exist.",
   },
   {
     id: 'scheduled.late-delivery-fails', section: 'States and transitions (not shown)', severity: 'decision', since: 173,
-    title: 'A message the worker could only send over ten minutes after its time is not sent: it becomes failed:true, stays listed, and the sender gets a direct message from the notification bot saying "Message could not be sent at the scheduled time."',
+    title: 'A message the worker could only send over ten minutes after its time is not sent: it becomes failed:true, stays listed, and the sender gets one direct message from the notification bot saying "Message could not be sent at the scheduled time."; the owner gets {op:"update", scheduled_message} with failed:true; a failed message is never tried again.',
     why: 'How a message becomes failed is not shown; this is Zulip\'s rule.',
     alternate: "A message found over five minutes late fails, silently: no notification message.",
   },
   {
     id: 'scheduled.edit-clears-failed', section: 'States and transitions (not shown)', severity: 'decision', since: 184,
-    title: 'A failed message edited with a new timestamp is pending again (failed:false) and is sent at the new time.',
+    title: 'A failed message edited with a new timestamp is pending again (failed:false) and is sent at the new time, which sends the owner {op:"remove", scheduled_message_id}.',
     why: 'The state after editing is not shown; Zulip resets failed.',
     alternate: "A failed message edited with a new time is sent at that time, but is listed with failed:true until then.",
   },

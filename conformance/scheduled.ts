@@ -762,6 +762,10 @@ const decisionChecks: Check[] = [
         [id, { type: 'bogus', to: channel, topic: 'x' }, ['Invalid type: Value error, Not in the list of possible values', 'Invalid type'], 400, 'BAD_REQUEST'],
         // A list of one channel ID is not a channel ID to Zulip (a reading the must check leaves open).
         [id, { to: [channel] }, inZulipWords(context.level, 'Invalid data type for channel ID'), 400, 'BAD_REQUEST'],
+        [id, { type: 'private', to: users.other.id }, 'Invalid data type for recipients', 400, 'BAD_REQUEST'],
+        [id, { type: 'private', to: [users.other.email] as never }, 'to["int"] is not an integer', 400, 'BAD_REQUEST'],
+        [id, { to: '"general"' as never }, 'to["int"] is not an integer', 400, 'BAD_REQUEST'],
+        [id, { topic: 'a\0b' }, 'Topic must not contain null bytes', 400, 'BAD_REQUEST'],
       ];
       for (const [target, change, msg, status, code] of cases) {
         refusedExactly(await edit(context, target, change), `PATCH /scheduled_messages/${target === id ? '{id}' : '{deleted id}'} ${JSON.stringify(change)}`, msg, status, code);
@@ -859,8 +863,19 @@ const decisionChecks: Check[] = [
     await deliveryProperty(context, anyKind.chain((kind) => initial(context, w, kind)), async (start) => {
       const since = await maxMessageId(context);
       const delivery = await due(context);
+      // Three more, due earlier, made out of order: the worker sends by delivery time, then in the order they were made.
+      const self = [context.probe.users.member.id];
+      const earlier: Array<{ id: number; message: Scheduled }> = [];
+      for (const [name, before] of [['second', 1], ['first', 2], ['third', 1]] as const) {
+        earlier.push(await schedule(context, { kind: 'direct', to: self, topic: '', content: `${context.prefix} ${name} of ${start.content}`, timestamp: 0 }, { at: delivery.at - before }));
+      }
       const { id, message } = await schedule(context, start, { at: delivery.at });
       await delivery.passed();
+      const inOrder = [earlier[1]!, earlier[0]!, earlier[2]!, { id, message }];
+      const arrived = await messagesAfter(context, 'member', since);
+      const sentIds = inOrder.map(({ message: m }) => arrived.find((candidate) => candidate.content === m.content)?.id);
+      expect(sentIds.every((sentId, at) => sentId !== undefined && (at === 0 || sentId > sentIds[at - 1]!)),
+        `scheduled messages due at ${delivery.at - 2}, ${delivery.at - 1} (made second), ${delivery.at - 1} (made third) and ${delivery.at} were sent as messages ${JSON.stringify(sentIds)}, not in that order`);
       const seen = await targetNow(context);
       expect(!(await listed(context)).has(id), `scheduled message ${id} is still listed after its time`);
       const sent = (await messagesAfter(context, 'member', since)).filter((m) => m.content === message.content);
@@ -887,20 +902,28 @@ const decisionChecks: Check[] = [
       const since = await maxMessageId(context);
       const now = await advanceClock(context, 0);
       const { id, message } = await schedule(context, start, { at: now + 60 });
+      const queue = await registerQueue(context, 'member', ['scheduled_messages']);
       try {
         await advanceClock(context, 60 + LATE_SECONDS + 60, false);
         await advanceClock(context, 0);
         const item = await readBack(context, id);
         expect(item?.failed === true, `scheduled message ${id}, found ${LATE_SECONDS + 60} seconds late, is listed as ${JSON.stringify(item)}, not failed`);
+        const [updated] = await pollEvents(context, 'member', queue, (seen) => seen.length > 0);
+        expect(updated?.type === 'scheduled_messages' && updated.op === 'update' && canonical(updated.scheduled_message) === canonical(item),
+          `when scheduled message ${id} failed the event was ${JSON.stringify(updated)}; expected op update with scheduled_message ${JSON.stringify(item)}`);
+        // A failed message is never tried again: another pass of the worker neither sends it nor tells of it again.
+        await advanceClock(context, 60);
+        expect((await readBack(context, id))?.failed === true, `scheduled message ${id} is no longer failed after another pass of the worker`);
         const arrived = await messagesAfter(context, 'member', since);
         expect(!arrived.some((m) => m.content === message.content), `scheduled message ${id} was sent although it was late`);
-        const notice = arrived.find((m) => m.sender_id !== context.probe.users.member.id && m.type === 'private' && String(m.content).includes('Message could not be sent at the scheduled time.'));
-        expect(notice, `no direct message told member that scheduled message ${id} could not be sent; new messages: ${JSON.stringify(arrived.map((m) => ({ sender: m.sender_email, content: m.content })))}`);
+        const notices = arrived.filter((m) => m.sender_id !== context.probe.users.member.id && m.type === 'private' && String(m.content).includes('Message could not be sent at the scheduled time.'));
+        expect(notices.length === 1, `${notices.length} direct messages told member that scheduled message ${id} could not be sent, not one; new messages: ${JSON.stringify(arrived.map((m) => ({ sender: m.sender_email, content: m.content })))}`);
       } finally {
+        await queue.remove();
         await remove(context, id);
       }
     }, context.runsAtMost(3));
-  }, ['reference-clock']),
+  }, ['reference-clock', 'events']),
 
   check('scheduled.edit-clears-failed', async (context) => {
     const w = await world(context);
@@ -912,14 +935,21 @@ const decisionChecks: Check[] = [
         succeeded(await edit(context, id, { scheduled_delivery_timestamp: at }), 'PATCH a failed message with a new time');
         const item = await readBack(context, id);
         expect(item?.failed === false, `after an edit with a new time the message is listed as ${JSON.stringify(item)}, not failed:false`);
-        await advanceClock(context, 120);
-        const sent = (await messagesAfter(context, 'member', since)).filter((m) => m.content === message.content);
-        expect(sent.length === 1, `the edited message was sent ${sent.length} times at its new time`);
+        const queue = await registerQueue(context, 'member', ['scheduled_messages']);
+        try {
+          await advanceClock(context, 120);
+          const sent = (await messagesAfter(context, 'member', since)).filter((m) => m.content === message.content);
+          expect(sent.length === 1, `the edited message was sent ${sent.length} times at its new time`);
+          const [removed] = await pollEvents(context, 'member', queue, (seen) => seen.length > 0);
+          expect(removed?.op === 'remove' && removed.scheduled_message_id === id, `when scheduled message ${id} was sent the event was ${JSON.stringify(removed)}; expected {type, op: "remove", scheduled_message_id: ${id}}`);
+        } finally {
+          await queue.remove();
+        }
       } finally {
         await remove(context, id);
       }
     }, context.runsAtMost(3));
-  }, ['reference-clock']),
+  }, ['reference-clock', 'events']),
 
   check('scheduled.event-shapes', async (context) => {
     const w = await world(context);
