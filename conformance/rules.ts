@@ -335,7 +335,7 @@ export const RULES = [
   },
   {
     id: 'scheduled.topic-normalized', section: 'Endpoints 2. Edit a scheduled message (Topic rules)', severity: 'decision', since: 184,
-    title: 'A topic loses its surrounding whitespace before the topic rules apply; case is kept ("(No Topic)" is an ordinary topic).',
+    title: 'A topic loses its surrounding whitespace before the topic rules apply; case is kept ("(No Topic)" is an ordinary topic); `subject` is taken as `topic`, its older name.',
     why: 'The spec does not say how a topic is compared with "(no topic)"; Zulip strips topics when it parses them and compares exactly.',
     alternate: "Topics are stored as given, surrounding whitespace included.",
   },
@@ -353,19 +353,19 @@ export const RULES = [
   },
   {
     id: 'scheduled.delivery', section: 'States and transitions (not shown)', severity: 'decision', since: 173,
-    title: 'At its time a scheduled message is sent as a message from its sender, with its content and recipient, and leaves the list; messages due together are sent in order of delivery time, then in the order they were made; an edit of it then answers "Scheduled message was already sent".',
+    title: 'At its time, not before, a scheduled message is sent as a message from its sender, with its content and recipient, and leaves the list; messages due together are sent in order of delivery time, then in the order they were made; an edit of it then answers "Scheduled message was already sent".',
     why: 'How a scheduled message is delivered is not shown; this is what Zulip\'s worker does.',
     alternate: "A delivered message leaves no trace among the scheduled ones: an edit of it then answers that it does not exist.",
   },
   {
     id: 'scheduled.late-delivery-fails', section: 'States and transitions (not shown)', severity: 'decision', since: 173,
-    title: 'A message the worker could only send over ten minutes after its time is not sent: it becomes failed:true, stays listed, and the sender gets one direct message from the notification bot saying "Message could not be sent at the scheduled time."; the owner gets {op:"update", scheduled_message} with failed:true; a failed message is never tried again.',
+    title: 'A message the worker could only send over ten minutes after its time (one found a little under ten minutes late is still sent) is not sent: it becomes failed:true, stays listed, and the sender gets one direct message from the notification bot saying "Message could not be sent at the scheduled time."; the owner gets {op:"update", scheduled_message} with failed:true; a failed message is never tried again.',
     why: 'How a message becomes failed is not shown; this is Zulip\'s rule.',
     alternate: "A message found over five minutes late fails, silently: no notification message.",
   },
   {
     id: 'scheduled.edit-clears-failed', section: 'States and transitions (not shown)', severity: 'decision', since: 184,
-    title: 'A failed message edited with a new timestamp is pending again (failed:false) and is sent at the new time, which sends the owner {op:"remove", scheduled_message_id}.',
+    title: 'A failed message edited without a new timestamp is refused ("Scheduled delivery time must be in the future."); edited with a new timestamp it is pending again (failed:false) and is sent at the new time, which sends the owner {op:"remove", scheduled_message_id}.',
     why: 'The state after editing is not shown; Zulip resets failed.',
     alternate: "A failed message edited with a new time is sent at that time, but is listed with failed:true until then.",
   },

@@ -806,6 +806,8 @@ const decisionChecks: Check[] = [
     await context.property(fc.tuple(initial(context, w, 'channel'), ordinaryTopic(context), space, space, fc.constantFrom(...otherCaseNames(context))), async ([start, topic, lead, trail, otherCase]) => {
       await expectAccepted(context, start, { topic: `${lead}${topic}${trail}` }, (before) => ({ ...before, topic }));
       await expectAccepted(context, start, { topic: otherCase }, (before) => ({ ...before, topic: otherCase }));
+      // `subject` is Zulip's older name of `topic`.
+      await expectAccepted(context, start, { subject: `${lead}${topic}` } as Edit, (before) => ({ ...before, topic }));
       const noTopic = `${lead}(no topic)${trail}`;
       if (context.level >= 370) await expectAccepted(context, start, { topic: noTopic }, (before) => ({ ...before, topic: '' }));
       await expectRefusedUnchanged(context, { ...start, kind: 'direct', to: [context.probe.users.other.id], topic: '' }, { type: 'stream', to: start.to as number, topic: noTopic });
@@ -870,6 +872,14 @@ const decisionChecks: Check[] = [
         earlier.push(await schedule(context, { kind: 'direct', to: self, topic: '', content: `${context.prefix} ${name} of ${start.content}`, timestamp: 0 }, { at: delivery.at - before }));
       }
       const { id, message } = await schedule(context, start, { at: delivery.at });
+      if (context.deliveryState.mode === 'clock') {
+        // Nothing goes before its time, and a message goes once its time has come.
+        await advanceClock(context, delivery.at - 3 - (await advanceClock(context, 0)));
+        const early = await listed(context);
+        expect([...earlier, { id }].every((made) => early.has(made.id)), `3 seconds before the first of them was due, scheduled messages ${[...earlier, { id }].filter((made) => !early.has(made.id)).map((made) => made.id).join(', ')} were no longer listed`);
+        await advanceClock(context, 3);
+        expect(!(await listed(context)).has(id), `scheduled message ${id} is still listed once the clock has reached its time`);
+      }
       await delivery.passed();
       const inOrder = [earlier[1]!, earlier[0]!, earlier[2]!, { id, message }];
       const arrived = await messagesAfter(context, 'member', since);
@@ -902,10 +912,14 @@ const decisionChecks: Check[] = [
       const since = await maxMessageId(context);
       const now = await advanceClock(context, 0);
       const { id, message } = await schedule(context, start, { at: now + 60 });
+      // Found ten seconds under ten minutes late: still sent.
+      const onTheEdge = await schedule(context, { kind: 'direct', to: [context.probe.users.member.id], topic: '', content: `${context.prefix} late by ${LATE_SECONDS - 10} of ${message.content}`, timestamp: 0 }, { at: now + 130 });
       const queue = await registerQueue(context, 'member', ['scheduled_messages']);
       try {
         await advanceClock(context, 60 + LATE_SECONDS + 60, false);
         await advanceClock(context, 0);
+        const edge = (await messagesAfter(context, 'member', since)).filter((m) => m.content === onTheEdge.message.content);
+        expect(edge.length === 1, `scheduled message ${onTheEdge.id}, found ${LATE_SECONDS - 10} seconds late, was sent ${edge.length} times, not once`);
         const item = await readBack(context, id);
         expect(item?.failed === true, `scheduled message ${id}, found ${LATE_SECONDS + 60} seconds late, is listed as ${JSON.stringify(item)}, not failed`);
         const [updated] = await pollEvents(context, 'member', queue, (seen) => seen.length > 0);
@@ -921,6 +935,7 @@ const decisionChecks: Check[] = [
       } finally {
         await queue.remove();
         await remove(context, id);
+        if ((await listed(context)).has(onTheEdge.id)) await remove(context, onTheEdge.id);
       }
     }, context.runsAtMost(3));
   }, ['reference-clock', 'events']),
@@ -930,6 +945,7 @@ const decisionChecks: Check[] = [
     await context.property(anyKind.chain((kind) => initial(context, w, kind)), async (start) => {
       const { id, message } = await scheduleFailed(context, start);
       try {
+        refusedExactly(await edit(context, id, { content: `${message.content} again` }), `PATCH of the failed message ${id} without a new time`, 'Scheduled delivery time must be in the future.');
         const since = await maxMessageId(context);
         const at = (await advanceClock(context, 0)) + 60;
         succeeded(await edit(context, id, { scheduled_delivery_timestamp: at }), 'PATCH a failed message with a new time');
