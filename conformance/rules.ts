@@ -359,7 +359,7 @@ export const RULES = [
   },
   {
     id: 'scheduled.late-delivery-fails', section: 'States and transitions (not shown)', severity: 'decision', since: 173,
-    title: 'A message the worker could only send over ten minutes after its time (one found a little under ten minutes late is still sent) is not sent: it becomes failed:true, stays listed, and the sender gets one direct message from the notification bot saying "Message could not be sent at the scheduled time."; the owner gets {op:"update", scheduled_message} with failed:true; a failed message is never tried again.',
+    title: 'A message the worker could only send over ten minutes after its time (one found a little under ten minutes late is still sent) is not sent: it becomes failed:true, stays listed, and the sender gets a direct message from the notification bot saying "Message could not be sent at the scheduled time."; the owner gets {op:"update", scheduled_message} with failed:true; a failed message is never tried again.',
     why: 'How a message becomes failed is not shown; this is Zulip\'s rule.',
     alternate: "A message found over five minutes late fails, silently: no notification message.",
   },

@@ -141,7 +141,7 @@ test('malformed multipart and too many files are clear errors', async () => {
   form.append('b', new Blob(['2']), 'b.png');
   const twoFiles = await fetch(`${server.url}/api/v1/drafts`, { method: 'POST', body: form, headers: { authorization: server.credentials('member') } });
   assert.is(twoFiles.status, 400);
-  assert.is(((await twoFiles.json()) as any).msg, 'You may only upload one file at a time');
+  assert.is(((await twoFiles.json()) as any).msg, 'You must upload exactly one file.');
 });
 
 test('a JSON body is not read for parameters', async () => {
