@@ -386,33 +386,32 @@ const decisionChecks: Check[] = [
         await removeEmoji(context, made.map((emoji) => emoji.name));
       }
     }
-    const notWhole: Array<[string, Buffer]> = [
-      ['text declared image/png', Buffer.from('text')],
-      ['a PNG whose first chunk is not IHDR', Buffer.concat([png().subarray(0, 8), idat!, ihdr!, iend!])],
-      ['a PNG with a damaged CRC', damagedCrc],
-      ['a PNG followed by more bytes', Buffer.concat([png(), Buffer.from('more')])],
-      ['a GIF without its trailer', gif().subarray(0, -1)],
-      ['a GIF header and screen descriptor alone', Buffer.concat([gif().subarray(0, 12), Buffer.from([0x3b])])],
-      ['a JPEG without its end marker', jpeg().subarray(0, -2)],
-      ['a JPEG whose end marker lost its first byte', Buffer.concat([jpeg().subarray(0, -2), Buffer.from([0xd9])])],
-      ['a JPEG whose end marker is FF 00', Buffer.concat([jpeg().subarray(0, -1), Buffer.from([0x00])])],
-      ['a JPEG start and end marker alone', Buffer.from([0xff, 0xd8, 0xff, 0xd9])],
-      ...[0, 1, 2].map((at): [string, Buffer] => {
+    const notWhole: Array<[string, Buffer, string]> = [
+      ['text declared image/png', Buffer.from('text'), 'image/png'],
+      ['a PNG whose first chunk is not IHDR', Buffer.concat([png().subarray(0, 8), idat!, ihdr!, iend!]), 'image/png'],
+      ['a PNG with a damaged CRC', damagedCrc, 'image/png'],
+      ['a PNG followed by more bytes', Buffer.concat([png(), Buffer.from('more')]), 'image/png'],
+      ['a GIF without its trailer', gif().subarray(0, -1), 'image/gif'],
+      ['a GIF header and screen descriptor alone', Buffer.concat([gif().subarray(0, 12), Buffer.from([0x3b])]), 'image/gif'],
+      ['a JPEG without its end marker', jpeg().subarray(0, -2), 'image/jpeg'],
+      ['a JPEG whose end marker lost its first byte', Buffer.concat([jpeg().subarray(0, -2), Buffer.from([0xd9])]), 'image/jpeg'],
+      ['a JPEG whose end marker is FF 00', Buffer.concat([jpeg().subarray(0, -1), Buffer.from([0x00])]), 'image/jpeg'],
+      ['a JPEG start and end marker alone', Buffer.from([0xff, 0xd8, 0xff, 0xd9]), 'image/jpeg'],
+      ...[0, 1, 2].map((at): [string, Buffer, string] => {
         const damaged = jpeg();
         damaged[at] ^= 0xff;
-        return [`a JPEG whose byte ${at} of its start is damaged`, damaged];
+        return [`a JPEG whose byte ${at} of its start is damaged`, damaged, 'image/jpeg'];
       }),
-      ['a WebP cut short', webp().subarray(0, -4)],
-      ['a RIFF WAVE file', riff('WAVE', Buffer.from('fmt \0\0\0\0', 'latin1'))],
-      ['a WebP that does not begin with RIFF', withHead(webp(), 'RIFX')],
+      ['a WebP cut short', webp().subarray(0, -4), 'image/webp'],
+      ['a RIFF WAVE file', riff('WAVE', Buffer.from('fmt \0\0\0\0', 'latin1')), 'image/webp'],
+      ['a WebP that does not begin with RIFF', withHead(webp(), 'RIFX'), 'image/webp'],
     ];
     const refusedAs = async (params: ParamList, what: string, msg: string, code = 'BAD_REQUEST') => {
       const { response, made } = await upload(context, 'member', emojiName(context), params);
       await removeEmoji(context, made.map((emoji) => emoji.name));
       refusedExactly(response, what, msg, 400, code);
     };
-    const declared = (what: string) => (what.includes('JPEG') ? 'image/jpeg' : what.includes('GIF') ? 'image/gif' : what.includes('WebP') ? 'image/webp' : 'image/png');
-    for (const [what, data] of notWhole) await refusedAs({ file: filePart(data, declared(what)) }, what, 'Invalid image format', 'BAD_IMAGE');
+    for (const [what, data, declared] of notWhole) await refusedAs({ file: filePart(data, declared) }, what, 'Invalid image format', 'BAD_IMAGE');
     const { mib } = context.probe.emojiLimit;
     await refusedAs({ file: filePart(png(mib * MIB + 1), 'image/png') }, 'a file over the limit', `Uploaded file is larger than the allowed limit of ${mib} MiB`);
     await refusedAs({ note: 'no file' }, 'an upload with no file part', 'You must upload exactly one file.');
