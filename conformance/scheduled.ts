@@ -923,7 +923,8 @@ const decisionChecks: Check[] = [
       try {
         await advanceClock(context, 60 + LATE_SECONDS + 60, false);
         await advanceClock(context, 0);
-        const edge = (await messagesAfter(context, 'member', since)).filter((m) => m.content === onTheEdge.message.content);
+        const arrived = await messagesAfter(context, 'member', since);
+        const edge = arrived.filter((m) => m.content === onTheEdge.message.content);
         for (const m of edge) context.noteMessage(m.id);
         expect(edge.length === 1, `scheduled message ${onTheEdge.id}, found ${LATE_SECONDS - 10} seconds late, was sent ${edge.length} times, not once`);
         const item = await readBack(context, id);
@@ -934,7 +935,6 @@ const decisionChecks: Check[] = [
         expect(updated?.type === 'scheduled_messages' && updated.op === 'update' && canonical(updated.scheduled_message) === canonical(item),
           `when scheduled message ${id} failed the event was ${JSON.stringify(updated)}; expected op update with scheduled_message ${JSON.stringify(item)}`);
         const isNotice = (m: any) => m.sender_id !== context.probe.users.member.id && m.type === 'private' && String(m.content).includes('Message could not be sent at the scheduled time.');
-        const arrived = await messagesAfter(context, 'member', since);
         expect(!arrived.some((m) => m.content === message.content), `scheduled message ${id} was sent although it was late`);
         expect(arrived.some(isNotice), `no direct message told member that scheduled message ${id} could not be sent; new messages: ${JSON.stringify(arrived.map((m) => ({ sender: m.sender_email, content: m.content })))}`);
         // A failed message is never tried again: another pass of the worker neither sends it nor tells of it again.
