@@ -70,6 +70,23 @@ test('unknown route: JSON 404; wrong method: 405 with Allow', async () => {
   assert.is(wrong.body.code, 'BAD_REQUEST');
 });
 
+
+test('routing: a trailing slash is the same path; a percent-encoded parameter is decoded; a longer path is not the route', async () => {
+  const drafts = await server.call('member', 'GET', '/drafts/');
+  assert.is(drafts.status, 200);
+  assert.ok(Array.isArray(drafts.body.drafts));
+  const created = await server.call('member', 'POST', '/drafts', { drafts: [{ type: 'stream', to: [1], topic: 'routing', content: 'x' }] });
+  const id = created.body.ids[0];
+  const edited = await server.call('member', 'PATCH', `/drafts/${id}/`, { draft: { type: 'stream', to: [1], topic: 'routed', content: 'y' } });
+  assert.is(edited.status, 200, JSON.stringify(edited.body));
+  assert.is((await server.call('member', 'DELETE', `/drafts/${id}/x`)).status, 404);
+  assert.is((await server.call('member', 'GET', '/drafts/x')).status, 404);
+  assert.is((await server.call('member', 'DELETE', `/drafts/${id}`)).status, 200);
+  // %20 and %5F stand for a space and an underscore: the name reaches the emoji rules decoded.
+  const missing = await server.call('admin', 'DELETE', '/realm/emoji/no%20such%5Femoji');
+  assert.is(missing.status, 404);
+  assert.is(missing.body.msg, "Emoji 'no such_emoji' does not exist");
+});
 test('parameters come from the query string on PATCH and DELETE too; the body wins', async () => {
   const path = `/settings?enable_drafts_synchronization=false&twenty_four_hour_time=true`;
   const response = await server.call('member', 'PATCH', path, { twenty_four_hour_time: false });
@@ -161,6 +178,26 @@ test('a request that is not HTTP gets a JSON 400', async () => {
   });
   assert.match(text, /^HTTP\/1\.1 400 /);
   assert.is(JSON.parse(text.split('\r\n\r\n')[1]!).result, 'error');
+});
+
+test('pipelined requests on one connection are answered, in order, though answers wait for the end of the turn', async () => {
+  const { connect } = await import('node:net');
+  const url = new URL(server.url);
+  const authorization = server.credentials('member');
+  const paths = ['/api/v1/drafts', '/api/v1/no/such/thing', '/api/v1/users/me', '/api/v1/drafts/'];
+  const text = await new Promise<string>((resolve) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(paths.map((path, index) => `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}${index === paths.length - 1 ? '\r\nConnection: close' : ''}\r\n\r\n`).join(''));
+    });
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    socket.on('close', () => resolve(received));
+  });
+  const statuses = [...text.matchAll(/^HTTP\/1\.1 (\d+) /gm)].map((match) => Number(match[1]));
+  assert.equal(statuses, [200, 404, 200, 200]);
+  const bodies = text.split(/\r\n\r\n/).slice(1).map((part) => part.split('\n')[0]!);
+  assert.ok('drafts' in JSON.parse(bodies[0]!));
+  assert.ok('email' in JSON.parse(bodies[2]!));
 });
 
 test('the Date header is the reference clock', async () => {

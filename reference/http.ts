@@ -67,19 +67,35 @@ interface CompiledRoute extends Route {
   readonly allowed: string[];
 }
 
+/** The routes a server at one feature level has: paths without parameters by the path itself, the others in order. */
+interface RouteTable {
+  readonly exact: ReadonlyMap<string, CompiledRoute>;
+  readonly patterns: readonly CompiledRoute[];
+}
+
 /** The routes a server at this feature level has, each with only the methods it has. */
-export function compileRoutes(routes: readonly Route[], featureLevel: number): CompiledRoute[] {
-  return routes.flatMap((route) => {
+export function compileRoutes(routes: readonly Route[], featureLevel: number): RouteTable {
+  const exact = new Map<string, CompiledRoute>();
+  const patterns: CompiledRoute[] = [];
+  for (const route of routes) {
     const allowed = Object.keys(route.methods).filter((method) => featureLevel >= (route.since?.[method] ?? 0)).sort();
-    if (allowed.length === 0) return [];
+    if (allowed.length === 0) continue;
     const names: string[] = [];
     const source = route.path.replace(/\{(\w+)(:int)?\}/g, (_, name: string, int?: string) => {
       names.push(name);
       return int ? '([0-9]+)' : '([^/]+)';
     });
     const prefix = route.path.split('{')[0]!;
-    return [{ ...route, names, allowed, prefix, pattern: new RegExp(`^${source}/?$`) }];
-  });
+    const compiled = { ...route, names, allowed, prefix, pattern: new RegExp(`^${source}/?$`) };
+    if (names.length > 0) patterns.push(compiled);
+    // A trailing slash is the same path.
+    else exact.set(route.path, compiled).set(`${route.path}/`, compiled);
+  }
+  return { exact, patterns };
+}
+
+function findRoute(routes: RouteTable, pathname: string): CompiledRoute | undefined {
+  return routes.exact.get(pathname) ?? routes.patterns.find((route) => pathname.startsWith(route.prefix) && route.pattern.test(pathname));
 }
 
 export function createHandler(realm: Realm, routes: readonly Route[], closed: Promise<void>) {
@@ -92,7 +108,7 @@ export function createHandler(realm: Realm, routes: readonly Route[], closed: Pr
   };
 }
 
-async function handle(realm: Realm, routes: CompiledRoute[], closed: Promise<void>, req: IncomingMessage, res: ServerResponse) {
+async function handle(realm: Realm, routes: RouteTable, closed: Promise<void>, req: IncomingMessage, res: ServerResponse) {
   try {
     // The body is read (within the limits) before anything is answered, so that every
     // answer, an early 401 or 404 included, leaves the connection fit for the next request.
@@ -101,7 +117,7 @@ async function handle(realm: Realm, routes: CompiledRoute[], closed: Promise<voi
     const raw = (data as { [RAW]?: { type: string; data: Buffer } } | null)?.[RAW];
     if (raw) {
       res.writeHead(200, { 'Content-Type': raw.type, 'Content-Length': raw.data.length });
-      res.end(req.method === 'HEAD' ? undefined : raw.data);
+      setImmediate(finishAnswer, res, req.method === 'HEAD' ? undefined : raw.data);
     } else if (data) send(realm, res, 200, data);
   } catch (error) {
     if (!(error instanceof JsonError)) throw error;
@@ -116,27 +132,16 @@ async function handle(realm: Realm, routes: CompiledRoute[], closed: Promise<voi
 
 const NO_QUERY = new URLSearchParams();
 
-/** The route of each path met lately: most requests repeat a path (bounded, so that IDs in paths cannot grow it). */
-const routeOfPath = new WeakMap<readonly CompiledRoute[], Map<string, CompiledRoute | undefined>>();
-function findRoute(routes: readonly CompiledRoute[], pathname: string): CompiledRoute | undefined {
-  let known = routeOfPath.get(routes);
-  if (!known) routeOfPath.set(routes, (known = new Map()));
-  if (known.has(pathname)) return known.get(pathname);
-  const route = routes.find((candidate) => pathname.startsWith(candidate.prefix) && candidate.pattern.test(pathname));
-  if (known.size >= 1000) known.clear();
-  known.set(pathname, route);
-  return route;
-}
-
 /** Routes and runs the operation; returns the success response, or null when already answered. */
-async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<void>, req: IncomingMessage, res: ServerResponse, body: Body) {
+async function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>, req: IncomingMessage, res: ServerResponse, body: Body) {
   const target = req.url ?? '/';
   const queryAt = target.indexOf('?');
   const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(target.slice(queryAt + 1));
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
   let pathname: string;
   try {
-    pathname = decodeURIComponent(queryAt < 0 ? target : target.slice(0, queryAt));
+    const raw = queryAt < 0 ? target : target.slice(0, queryAt);
+    pathname = raw.includes('%') ? decodeURIComponent(raw) : raw;
   } catch {
     throw new JsonError('Not Found', 404);
   }
@@ -155,7 +160,8 @@ async function dispatch(realm: Realm, routes: CompiledRoute[], closed: Promise<v
     throw new JsonError(`Method Not Allowed: the reference server implements only ${allowed.join(', ')} on ${route.path}`, 405, 'BAD_REQUEST', { allowed_methods: allowed });
   }
   const match = route.pattern.exec(pathname)!;
-  const path = Object.fromEntries(route.names.map((name, index) => [name, match[index + 1]!]));
+  const path: Record<string, string> = {};
+  for (let index = 0; index < route.names.length; index++) path[route.names[index]!] = match[index + 1]!;
   const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
   const params = Params.merge(query, body.fields);
   const data = await operation({ realm, user: user as User, params, path, files: body.files, closed });
@@ -204,7 +210,15 @@ function send(realm: Realm, res: ServerResponse, status: number, body: Record<st
     // The reference clock is the server's notion of now, here too.
     Date: httpDate(realm.clock.now()),
   });
-  res.end(res.req.method === 'HEAD' ? undefined : text);
+  setImmediate(finishAnswer, res, res.req.method === 'HEAD' ? undefined : text);
+}
+
+/**
+ * Answers are written once the event loop has handled all it has read in this turn, together:
+ * under load, a client's side is then woken once per turn rather than once per answer.
+ */
+function finishAnswer(res: ServerResponse, body: string | Buffer | undefined): void {
+  res.end(body);
 }
 
 let lastDate = { second: NaN, text: '' };
