@@ -2,10 +2,10 @@
 //  - start-up: from spawning the process to its "listening" line (target: under 300 ms);
 //  - throughput of typical operations (a batch of drafts, flags on 100 messages, a
 //    scheduled-message edit, a settings-defaults update, a profile-field create, a reminder,
-//    a small emoji upload) against a bare node:http server answering a constant
-//    JSON body, each in its own process, under the same load (target: 75% of its rate); the
-//    emoji upload against a bare server that parses the same multipart body with busboy and
-//    answers (target: 75% of that server's rate);
+//    a small emoji upload) against a bare node:http server answering a constant JSON body,
+//    each in its own process (a fresh reference for each operation), under the same load
+//    (target: 75% of its rate); the emoji upload against a bare server that parses the same
+//    multipart body with busboy and answers (target: 75% of that server's rate);
 //  - memory of 100k drafts (target: under 200 MB).
 // Loopback only; every loop is bounded in time.
 
@@ -100,24 +100,29 @@ async function main() {
     });
     server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
   `]);
-  const reference = await startProcess([`${here}../reference/main.js`, '--port', '0']);
-
-  // Setup on the reference: 100 messages to flag.
-  const setupPool = new Pool(reference.url);
+  // Each scenario gets a reference of its own, so that what one leaves behind (the drafts of the
+  // first, hundreds of thousands of them) does not weigh on the next one's measurement.
   const ids: number[] = [];
-  for (let i = 0; i < 100; i++) {
-    const response = await setupPool.request({ method: 'POST', path: '/api/v1/messages', headers: { ...form, authorization: auth(other.email, other.api_key) }, body: `type=stream&to=Verona&topic=bench&content=message+${i}` });
-    ids.push(((await response.body.json()) as { id: number }).id);
-  }
-  // And 100 scheduled messages to edit, a month ahead.
   const scheduledIds: number[] = [];
   const inAMonth = Math.floor(Date.now() / 1000) + 30 * 86400;
-  for (let i = 0; i < 100; i++) {
-    const body = `type=stream&to=1&topic=bench&content=scheduled+${i}&scheduled_delivery_timestamp=${inAMonth + i}`;
-    const response = await setupPool.request({ method: 'POST', path: '/api/v1/scheduled_messages', headers: { ...form, authorization: auth(member.email, member.api_key) }, body });
-    scheduledIds.push(((await response.body.json()) as { scheduled_message_id: number }).scheduled_message_id);
+  async function startReference() {
+    const reference = await startProcess([`${here}../reference/main.js`, '--port', '0']);
+    // 100 messages to flag, and 100 scheduled messages to edit, a month ahead.
+    const setupPool = new Pool(reference.url);
+    ids.length = 0;
+    scheduledIds.length = 0;
+    for (let i = 0; i < 100; i++) {
+      const response = await setupPool.request({ method: 'POST', path: '/api/v1/messages', headers: { ...form, authorization: auth(other.email, other.api_key) }, body: `type=stream&to=Verona&topic=bench&content=message+${i}` });
+      ids.push(((await response.body.json()) as { id: number }).id);
+    }
+    for (let i = 0; i < 100; i++) {
+      const body = `type=stream&to=1&topic=bench&content=scheduled+${i}&scheduled_delivery_timestamp=${inAMonth + i}`;
+      const response = await setupPool.request({ method: 'POST', path: '/api/v1/scheduled_messages', headers: { ...form, authorization: auth(member.email, member.api_key) }, body });
+      scheduledIds.push(((await response.body.json()) as { scheduled_message_id: number }).scheduled_message_id);
+    }
+    await setupPool.close();
+    return reference;
   }
-  await setupPool.close();
 
   const drafts = JSON.stringify(Array.from({ length: 5 }, (_, i) => ({ type: 'stream', to: [1], topic: 'bench', content: `draft ${i}` })));
   const draftBatch = () => ({ method: 'POST', path: '/api/v1/drafts', headers: { ...form, authorization: auth(member.email, member.api_key) }, body: `drafts=${encodeURIComponent(drafts)}` });
@@ -170,6 +175,7 @@ async function main() {
   const results: Array<{ name: string; floor: string; base: number; reference: number; ratio: number; failed: number; busboyOfBare?: number }> = [];
   for (const [name, request, multipart] of scenarios.filter(([name]) => name.includes(ONLY))) {
     const rounds: Array<{ base: number; reference: number; failed: number; busboyOfBare?: number }> = [];
+    const reference = await startReference();
     // A round that is not counted: both servers compile the scenario's path before it is measured.
     for (const server of [bare, reference, ...(multipart ? [bareBusboy] : [])]) await rate(server.url, request, WARM_UP_SECONDS);
     for (let round = 0; round < ROUNDS; round++) {
@@ -188,10 +194,10 @@ async function main() {
       failed: rounds.reduce((sum, r) => sum + r.failed, 0),
       busboyOfBare: multipart ? median(rounds.map((r) => r.busboyOfBare!)) : undefined,
     });
+    await stop(reference.child);
   }
   await stop(bare.child);
   await stop(bareBusboy.child);
-  await stop(reference.child);
 
   // 100k drafts in the model, measured in a process of their own.
   const memory = await new Promise<string>((resolve) => {
