@@ -70,7 +70,6 @@ test('unknown route: JSON 404; wrong method: 405 with Allow', async () => {
   assert.is(wrong.body.code, 'BAD_REQUEST');
 });
 
-
 test('routing: a trailing slash is the same path; a percent-encoded parameter is decoded; a longer path is not the route', async () => {
   const drafts = await server.call('member', 'GET', '/drafts/');
   assert.is(drafts.status, 200);
@@ -87,6 +86,7 @@ test('routing: a trailing slash is the same path; a percent-encoded parameter is
   assert.is(missing.status, 404);
   assert.is(missing.body.msg, "Emoji 'no such_emoji' does not exist");
 });
+
 test('parameters come from the query string on PATCH and DELETE too; the body wins', async () => {
   const path = `/settings?enable_drafts_synchronization=false&twenty_four_hour_time=true`;
   const response = await server.call('member', 'PATCH', path, { twenty_four_hour_time: false });
