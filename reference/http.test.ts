@@ -180,7 +180,7 @@ test('a request that is not HTTP gets a JSON 400', async () => {
   assert.is(JSON.parse(text.split('\r\n\r\n')[1]!).result, 'error');
 });
 
-test('pipelined requests on one connection are answered, in order, though answers wait for the end of the turn', async () => {
+test('pipelined requests on one connection are answered, in order (answers are written at the end of the turn)', async () => {
   const { connect } = await import('node:net');
   const url = new URL(server.url);
   const authorization = server.credentials('member');
