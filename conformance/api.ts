@@ -3,15 +3,15 @@
 //   const { checkTarget } = await import('teamchat-conformance');
 //   const report = await checkTarget({ target, users: { admin, member, other }, runs: 10 });
 
-import type { Credentials, Role } from './client.js';
-import type { Report } from './report.js';
+import type { Credentials, Role } from './run/client.js';
+import type { Report } from './report/json.js';
 import { runSuite, type Expectations } from './suite.js';
 
 export { RULES, READINGS, ruleAppliesAt, type Rule, type RuleId } from './rules.js';
 export { runSuite, type Expectations, type SuiteOptions } from './suite.js';
-export type { Report } from './report.js';
-export type { RuleResult, Status } from './harness.js';
-export type { Credentials, Role } from './client.js';
+export type { Report } from './report/json.js';
+export type { RuleResult, Status } from './run/harness.js';
+export type { Credentials, Role } from './run/client.js';
 
 export interface CheckOptions {
   /** The server's base URL. */

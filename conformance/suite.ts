@@ -3,13 +3,13 @@
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Client, type Credentials, type Role } from './client.js';
-import { Cleanup, Journal } from './cleanup.js';
-import { CHECKS } from './checks.js';
-import { Context, runCheck, startCheck, type Check, type DeferredCheck, type RuleResult } from './harness.js';
-import { probeTarget, type Probe } from './probe.js';
-import { summarize, type Report } from './report.js';
-import { sweep } from './sweep.js';
+import { Client, type Credentials, type Role } from './run/client.js';
+import { Cleanup, Journal } from './run/cleanup.js';
+import { CHECKS } from './checks/index.js';
+import { Context, runCheck, startCheck, type Check, type DeferredCheck, type RuleResult } from './run/harness.js';
+import { probeTarget, type Probe } from './run/probe.js';
+import { summarize, type Report } from './report/json.js';
+import { sweep } from './run/sweep.js';
 
 export interface Expectations {
   readonly server?: string;

@@ -150,7 +150,7 @@ async function main() {
     method: 'POST', path: '/api/v1/reminders', headers: { ...form, authorization: auth(member.email, member.api_key) },
     body: `message_id=${ids[i % ids.length]}&scheduled_delivery_timestamp=${inAMonth + i}&note=bench`,
   });
-  const { png } = await import('../conformance/emoji.js');
+  const { png } = await import('../conformance/checks/emoji.js');
   const image = png();
   const emojiBody = Buffer.concat([Buffer.from('--B\r\nContent-Disposition: form-data; name="f"; filename="e.png"\r\nContent-Type: image/png\r\n\r\n'), image, Buffer.from('\r\n--B--\r\n')]);
   let emojiSerial = 0;

@@ -3,7 +3,7 @@
 // keeps the committed files in step with the catalog.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { specAnchor, specStatement } from '../conformance/explain.js';
+import { specAnchor, specStatement } from '../conformance/spec.js';
 import type { Expectations } from '../conformance/suite.js';
 import { FAULTS } from '../reference/faults.js';
 import { READINGS, RULES, STATEMENTS, ruleById, type Rule } from '../conformance/rules.js';
@@ -133,7 +133,7 @@ export function coverageMarkdown(): string {
     for (const id of statement.rules) {
       const rule = ruleById(id)!;
       const levels = rule.before !== undefined ? `${rule.since}–${rule.before - 1}` : `${rule.since}+`;
-      lines.push(`  - \`${id}\` (${rule.severity}, levels ${levels}): check in \`conformance/${id.split('.')[0]}.ts\`; fault: ${FAULTS[id as keyof typeof FAULTS]?.does ?? 'none'}`);
+      lines.push(`  - \`${id}\` (${rule.severity}, levels ${levels}): check in \`conformance/checks/${id.split('.')[0]}.ts\`; fault: ${FAULTS[id as keyof typeof FAULTS]?.does ?? 'none'}`);
     }
   }
   const gaps = STATEMENTS.filter((statement) => statement.rules.length === 0).length;

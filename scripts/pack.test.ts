@@ -2,7 +2,7 @@
 // each other and the library used from there, with no TypeScript and no clone.
 
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -46,6 +46,10 @@ test('npm pack; npm install of the tarball; teamchat-reference and teamchat-conf
   assert.is(installed.code, 0, installed.stderr);
   const contents = readFileSync(join(project, 'node_modules/teamchat-conformance/package.json'), 'utf8');
   assert.match(contents, /"teamchat-reference"/);
+  // Every room of the suite is shipped, and none of the project's tests.
+  const shipped = readdirSync(join(project, 'node_modules/teamchat-conformance/dist'), { recursive: true }).map(String);
+  for (const room of ['run/client.js', 'checks/drafts.js', 'report/html.js', 'spec.js', 'rules.d.ts']) assert.ok(shipped.includes(`conformance/${room}`), room);
+  assert.equal(shipped.filter((file) => /(^|\/)test(\/|-)|\.test\./.test(file)), []);
 
   const bin = (name: string) => join(project, 'node_modules/.bin', name);
   const reference = spawn(bin('teamchat-reference'), ['--port', '0', '--profile-out', join(project, 'profile.json')], { cwd: project });

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { targetProfile } from '../reference/fixture.js';
 import { BOUNDARY_LEVELS } from '../reference/levels.js';
 import { startReference } from '../reference/server.js';
-import { skippedByDesign } from '../conformance/harness.js';
+import { skippedByDesign } from '../conformance/run/harness.js';
 import { runSuite } from '../conformance/suite.js';
 
 type Dialect = 'zulip' | 'alternate' | 'random';

@@ -1,9 +1,9 @@
 // What several areas' checks set up and observe with: the run's channels and messages, and
 // event queues. Below every area module; no area imports another.
 
-import type { Caller, ParamList, Role } from './client.js';
-import { expect, succeeded, type Context } from './harness.js';
-import { SHAPES } from './shape.js';
+import type { Caller, ParamList, Role } from '../run/client.js';
+import { expect, succeeded, type Context } from '../run/harness.js';
+import { SHAPES } from '../run/shape.js';
 
 export interface Channel {
   readonly id: number;

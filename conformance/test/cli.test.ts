@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startReference } from '../reference/server.js';
-import { readFixture, targetProfile } from '../reference/fixture.js';
-import { proxy, reply } from './test-helpers.js';
+import { startReference } from '../../reference/server.js';
+import { readFixture, targetProfile } from '../../reference/fixture.js';
+import { proxy, reply } from './helpers.js';
 
-const main = new URL('./main.js', import.meta.url).pathname;
+const main = new URL('../main.js', import.meta.url).pathname;
 const directory = mkdtempSync(join(tmpdir(), 'teamchat-cli-'));
 
 function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -134,14 +134,14 @@ test('a server whose answers lack `result` is checked, and fails general.envelop
 });
 
 test('--help and --version on both bins; --list-rules as text and JSON', async () => {
-  const reference = new URL('../reference/main.js', import.meta.url).pathname;
+  const reference = new URL('../../reference/main.js', import.meta.url).pathname;
   const node = (script: string, args: string[]) => new Promise<{ code: number; stdout: string }>((resolve) => {
     const child = spawn(process.execPath, [script, ...args]);
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.on('close', (code) => resolve({ code: code ?? -1, stdout }));
   });
-  const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+  const version = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version;
   for (const [script, name] of [[main, 'teamchat-conformance'], [reference, 'teamchat-reference']] as const) {
     const help = await node(script, ['--help']);
     assert.is(help.code, 0);
@@ -222,8 +222,8 @@ test('off a terminal, a rule that runs long says so, with its request count; npm
     await slow.close();
     await reference.close();
   }
-  const build = () => new Promise<number>((resolve) => spawn(process.execPath, [new URL('../../scripts/build.js', import.meta.url).pathname]).on('close', (code) => resolve(code ?? -1)));
-  const stamp = new URL('../.built', import.meta.url);
+  const build = () => new Promise<number>((resolve) => spawn(process.execPath, [new URL('../../../scripts/build.js', import.meta.url).pathname]).on('close', (code) => resolve(code ?? -1)));
+  const stamp = new URL('../../.built', import.meta.url);
   assert.is(await build(), 0);
   const built = statSync(stamp).mtimeMs;
   assert.is(await build(), 0);

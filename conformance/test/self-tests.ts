@@ -7,16 +7,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FAULTS } from '../reference/faults.js';
-import { readFixture, targetProfile } from '../reference/fixture.js';
-import { FLAG_BITS } from '../reference/model.js';
-import { BOUNDARY_LEVELS, MIN_FEATURE_LEVEL } from '../reference/levels.js';
-import { RULES } from './rules.js';
-import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.js';
-import { CHECKS } from './checks.js';
-import { skippedByDesign } from './harness.js';
-import type { Report } from './report.js';
-import { runSuite, type Expectations, type SuiteOptions } from './suite.js';
+import { FAULTS } from '../../reference/faults.js';
+import { readFixture, targetProfile } from '../../reference/fixture.js';
+import { FLAG_BITS } from '../../reference/model.js';
+import { BOUNDARY_LEVELS, MIN_FEATURE_LEVEL } from '../../reference/levels.js';
+import { RULES } from '../rules.js';
+import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.js';
+import { CHECKS } from '../checks/index.js';
+import { skippedByDesign } from '../run/harness.js';
+import type { Report } from '../report/json.js';
+import { runSuite, type Expectations, type SuiteOptions } from '../suite.js';
 
 async function suiteAgainstReference(options: ReferenceOptions, runs: number, only: string | null = null, suite: Partial<SuiteOptions> = {}, prepare?: (reference: RunningReference) => void): Promise<Report> {
   // A small emoji limit: the size checks upload the limit and a byte more.
@@ -52,7 +52,7 @@ export function selfTests(part: SelfTestPart): void {
     });
 
     test('the expectation files name only rules of the catalog, each with a reason (and levels, if any, that the suite checks)', () => {
-      const directory = new URL('../../fixtures/expectations/', import.meta.url);
+      const directory = new URL('../../../fixtures/expectations/', import.meta.url);
       for (const name of readdirSync(directory)) {
         const { expected_failures } = JSON.parse(readFileSync(new URL(name, directory), 'utf8')) as Expectations;
         for (const [id, entry] of Object.entries(expected_failures)) {

@@ -4,14 +4,14 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { targetProfile } from '../reference/fixture.js';
-import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.js';
-import { aboutDrafts } from './drafts.js';
-import { sameName } from './emoji.js';
-import type { Report } from './report.js';
-import { runSuite } from './suite.js';
-import { proxy, reply, type Proxy } from './test-helpers.js';
-import { linksToMessage } from './world.js';
+import { targetProfile } from '../../reference/fixture.js';
+import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.js';
+import { aboutDrafts } from '../checks/drafts.js';
+import { sameName } from '../checks/emoji.js';
+import type { Report } from '../report/json.js';
+import { runSuite } from '../suite.js';
+import { proxy, reply, type Proxy } from './helpers.js';
+import { linksToMessage } from '../checks/world.js';
 
 /** The suite against the reference, or against a proxy in front of it. */
 async function check(reference: RunningReference, only: string, options: { via?: Proxy; seed?: number; runs?: number; decisions?: boolean } = {}): Promise<Report> {

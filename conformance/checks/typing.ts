@@ -3,8 +3,8 @@
 // puts it back.
 
 import fc from 'fast-check';
-import type { Role } from './client.js';
-import { check, expect, succeeded, Skip, type Check, type Context } from './harness.js';
+import type { Role } from '../run/client.js';
+import { check, expect, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { createChannel, fetchState, pollEvents, registerQueue, type Queue } from './world.js';
 
 /** Event names are not shown: a typing notification is an event whose type speaks of typing. */

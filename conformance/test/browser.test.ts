@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { WebSocket } from 'undici';
-import { startReference } from '../reference/server.js';
-import { targetProfile } from '../reference/fixture.js';
-import { html } from './html.js';
-import { runSuite } from './suite.js';
+import { startReference } from '../../reference/server.js';
+import { targetProfile } from '../../reference/fixture.js';
+import { html } from '../report/html.js';
+import { runSuite } from '../suite.js';
 
 const CHROMIUM = [
   process.env.TEAMCHAT_BROWSER, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/chromium-headless-shell',
@@ -113,7 +113,7 @@ browserTest('the HTML report renders in headless Chromium: totals, a failure wit
     const shot = await page.screenshot();
     assert.ok(shot.subarray(1, 4).toString() === 'PNG' && shot.length > 10_000);
     // Kept for a person to look at: reports/ in the work tree (ignored by git).
-    const reports = new URL('../../reports/', import.meta.url);
+    const reports = new URL('../../../reports/', import.meta.url);
     mkdirSync(reports, { recursive: true });
     writeFileSync(new URL('report.png', reports), shot);
   } finally {

@@ -3,9 +3,9 @@
 // end; fields the organization had are counted, never changed.
 
 import fc from 'fast-check';
-import type { ParamList, Response } from './client.js';
-import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
-import { SHAPES } from './shape.js';
+import type { ParamList, Response } from '../run/client.js';
+import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
+import { SHAPES } from '../run/shape.js';
 import { pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 interface Listed {

@@ -7,7 +7,7 @@ import { EMOJI_CHECKS, EMOJI_OPERATIONS } from './emoji.js';
 import { FIELDS_CHECKS, FIELDS_OPERATIONS } from './fields.js';
 import { FLAGS_CHECKS, FLAGS_OPERATIONS } from './flags.js';
 import { generalChecks } from './general.js';
-import type { Check } from './harness.js';
+import type { Check } from '../run/harness.js';
 import { REMINDERS_CHECKS, REMINDERS_OPERATIONS } from './reminders.js';
 import { SCHEDULED_CHECKS, SCHEDULED_OPERATIONS } from './scheduled.js';
 import { TYPING_CHECKS } from './typing.js';

@@ -2,9 +2,11 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Cleanup } from './cleanup.js';
-import { labelsOf, readable, type RuleResult } from './harness.js';
-import { consoleSummary, exitCode, junit, summarize, type Report } from './report.js';
+import { Cleanup } from '../run/cleanup.js';
+import { labelsOf, readable, type RuleResult } from '../run/harness.js';
+import { consoleSummary } from '../report/console.js';
+import { exitCode, summarize, type Report } from '../report/json.js';
+import { junit } from '../report/junit.js';
 
 test('a counterexample reads as a labelled record, long strings cut with their length, no undefined', () => {
   assert.is(readable([' ', 'x', 1], ['topic', 'content', 'position']), '{ topic: " ", content: "x", position: 1 }');

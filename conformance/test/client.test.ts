@@ -3,11 +3,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { targetProfile } from '../reference/fixture.js';
-import { startReference } from '../reference/server.js';
-import { Client, HarnessError, curlLine } from './client.js';
-import { png } from './emoji.js';
-import { Cleanup } from './cleanup.js';
+import { targetProfile } from '../../reference/fixture.js';
+import { startReference } from '../../reference/server.js';
+import { Client, HarnessError, curlLine } from '../run/client.js';
+import { png } from '../checks/emoji.js';
+import { Cleanup } from '../run/cleanup.js';
 
 const credentials = { admin: { email: 'a@x', api_key: 'A'.repeat(32) }, member: { email: 'm@x', api_key: 'M'.repeat(32) }, other: { email: 'o@x', api_key: 'O'.repeat(32) } };
 
@@ -99,7 +99,7 @@ test('Ctrl-C: the run stops, removes what it created, and exits 130', async () =
   const reference = await startReference({ port: 0 });
   const profile = targetProfile(reference.fixture, reference.url);
   try {
-    const child = spawn(process.execPath, [new URL('./main.js', import.meta.url).pathname, '--target', reference.url, '--only', 'flags.', '--runs', '5', '--rate', '0'], {
+    const child = spawn(process.execPath, [new URL('../main.js', import.meta.url).pathname, '--target', reference.url, '--only', 'flags.', '--runs', '5', '--rate', '0'], {
       env: {
         ...process.env,
         TEAMCHAT_ADMIN_EMAIL: profile.users.admin.email, TEAMCHAT_ADMIN_API_KEY: profile.users.admin.api_key,

@@ -3,9 +3,9 @@
 
 import fc from 'fast-check';
 import { crc32, deflateSync } from 'node:zlib';
-import type { FilePart, ParamList, Role } from './client.js';
-import { check, expect, NotConfigured, refused, refusedExactly, shaped, succeeded, Skip, type Check, type Context } from './harness.js';
-import { SHAPES } from './shape.js';
+import type { FilePart, ParamList, Role } from '../run/client.js';
+import { check, expect, NotConfigured, refused, refusedExactly, shaped, succeeded, Skip, type Check, type Context } from '../run/harness.js';
+import { SHAPES } from '../run/shape.js';
 import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 const MIB = 1024 * 1024;

@@ -2,9 +2,9 @@
 // "Endpoints 6. Update personal message flags"), over messages the run sends itself.
 
 import fc from 'fast-check';
-import type { Response, Role } from './client.js';
-import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
-import { SHAPES } from './shape.js';
+import type { Response, Role } from '../run/client.js';
+import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
+import { SHAPES } from '../run/shape.js';
 import { text } from './generators.js';
 import { createChannel, fetchState, pollEvents, readConversation, registerQueue, send, type Channel, type Conversation, type SpecOperation } from './world.js';
 

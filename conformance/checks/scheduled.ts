@@ -3,9 +3,9 @@
 // messages the run schedules itself, far in the future unless a check moves the clock.
 
 import fc from 'fast-check';
-import type { ParamList, Response, Role } from './client.js';
-import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
-import { SHAPES } from './shape.js';
+import type { ParamList, Response, Role } from '../run/client.js';
+import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
+import { SHAPES } from '../run/shape.js';
 import { characterLength, text, topicText } from './generators.js';
 import { due, deliveryProperty } from './deliveries.js';
 import { advanceClock, createChannel, messagesAfter, pollEvents, readConversation, registerQueue, targetNow, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';

@@ -3,12 +3,12 @@
 // else it throws (a network problem, a bug of ours) is an error, never the server's failure.
 
 import fc from 'fast-check';
-import { ruleAppliesAt, ruleById, type Rule, type RuleId } from './rules.js';
+import { ruleAppliesAt, ruleById, type Rule, type RuleId } from '../rules.js';
 import { Client, HarnessError, ServerError, TransientError, curlLine, type Caller, type Exchange, type Response } from './client.js';
 import type { Cleanup, PutBack } from './cleanup.js';
 import type { Probe } from './probe.js';
 import { mismatch, type Shape } from './shape.js';
-import { specAnchor } from './explain.js';
+import { specAnchor } from '../spec.js';
 
 export type Status = 'pass' | 'fail' | 'skip' | 'error';
 

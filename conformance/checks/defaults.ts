@@ -3,8 +3,8 @@
 // judge does not take the judged's word for what the spec says.
 
 import fc from 'fast-check';
-import type { ParamList } from './client.js';
-import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
+import type { ParamList } from '../run/client.js';
+import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 type Kind =

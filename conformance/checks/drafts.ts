@@ -2,9 +2,9 @@
 // The generated drafts are those the spec allows; the decisions' checks add what Zulip does.
 
 import fc from 'fast-check';
-import type { Role } from './client.js';
-import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeeded, Skip, type Check, type Context } from './harness.js';
-import { SHAPES } from './shape.js';
+import type { Role } from '../run/client.js';
+import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
+import { SHAPES } from '../run/shape.js';
 import { characterLength, text, topicText } from './generators.js';
 import { createChannel, fetchState, pollEvents, registerQueue, type Queue, type SpecOperation } from './world.js';
 

@@ -1,8 +1,9 @@
 // --html FILE: the report as one self-contained page (no external scripts, styles, fonts or
 // images) that a person opens from a CI artifact: light and dark, printable, filterable.
 
-import { replayCommand, type Report } from './report.js';
-import type { RuleResult } from './harness.js';
+import { replayCommand } from './console.js';
+import type { Report } from './json.js';
+import type { RuleResult } from '../run/harness.js';
 
 const escape = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 

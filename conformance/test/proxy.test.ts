@@ -6,11 +6,11 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { targetProfile } from '../reference/fixture.js';
-import { startReference, type RunningReference } from '../reference/server.js';
-import type { Dialect } from '../reference/dialect.js';
-import { PREFIX_FORM } from './sweep.js';
-import { runSuite } from './suite.js';
+import { targetProfile } from '../../reference/fixture.js';
+import { startReference, type RunningReference } from '../../reference/server.js';
+import type { Dialect } from '../../reference/dialect.js';
+import { PREFIX_FORM } from '../run/sweep.js';
+import { runSuite } from '../suite.js';
 
 interface Faults {
   reset: number;

@@ -3,9 +3,9 @@
 // a late one needs the reference clock. The run's reminders are deleted at the end.
 
 import fc from 'fast-check';
-import type { Role } from './client.js';
-import { check, expect, refusedExactly, succeeded, type Check, type Context } from './harness.js';
-import { SHAPES } from './shape.js';
+import type { Role } from '../run/client.js';
+import { check, expect, refusedExactly, succeeded, type Check, type Context } from '../run/harness.js';
+import { SHAPES } from '../run/shape.js';
 import { text } from './generators.js';
 import { deliveryProperty, deliveryWindow, due } from './deliveries.js';
 import { advanceClock, createChannel, fetchState, linksToMessage, messagesAfter, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';

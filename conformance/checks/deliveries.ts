@@ -5,8 +5,8 @@
 // are looked at after one shared wait, so that the run pays the wait once.
 
 import fc from 'fast-check';
-import { TransientError, curlLine, type Exchange } from './client.js';
-import { Skip, Violation, labelsOf, readable, succeeded, type Context } from './harness.js';
+import { TransientError, curlLine, type Exchange } from '../run/client.js';
+import { Skip, Violation, labelsOf, readable, succeeded, type Context } from '../run/harness.js';
 import { advanceClock, readConversation, targetNow } from './world.js';
 
 export interface Due {

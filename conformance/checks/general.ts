@@ -3,8 +3,8 @@
 // takes for all operations alike.
 
 import fc from 'fast-check';
-import type { Forged, ParamList, Response } from './client.js';
-import { check, expect, noServerError, refused, succeeded, type Check, type Context } from './harness.js';
+import type { Forged, ParamList, Response } from '../run/client.js';
+import { check, expect, noServerError, refused, succeeded, type Check, type Context } from '../run/harness.js';
 import { fetchState, recentMessages, send, type PreparedOperation, type SpecOperation } from './world.js';
 
 
