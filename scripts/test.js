@@ -12,7 +12,7 @@ const root = new URL('../dist/', import.meta.url).pathname;
 const pattern = new RegExp(process.argv[2] ?? '\\.test\\.js$');
 const files = readdirSync(root, { recursive: true }).map(String).filter((file) => file.endsWith('.test.js') && pattern.test(file));
 // The longest first, so that the cores finish together.
-const LONGEST = ['self-faults-zulip', 'self-levels', 'self-faults-alternate', 'proxy', 'cli', 'pack', 'sweep', 'verdicts', 'self.', 'browser', 'zulip-js', 'oracle'];
+const LONGEST = ['self-levels-zulip', 'self-levels-alternate', 'self-faults-zulip', 'self-faults-alternate', 'proxy', 'cli', 'pack', 'sweep', 'verdicts', 'self.', 'browser', 'zulip-js', 'oracle'];
 const rank = (file) => {
   const index = LONGEST.findIndex((name) => file.includes(`/${name}`) || file.includes(name));
   return index < 0 ? LONGEST.length : index;
