@@ -6,6 +6,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { FilePart, ParamList, Role } from '../run/client.js';
 import { check, expect, NotConfigured, refused, refusedExactly, shaped, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
+import { PREFIX_FORM } from '../run/sweep.js';
 import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 const MIB = 1024 * 1024;
@@ -140,11 +141,21 @@ const emojiPath = (name: string) => `/realm/emoji/${encodeURIComponent(name)}`;
 
 const emojiName = (context: Context) => `${context.prefix}e${context.serial('emoji')}`;
 
+/**
+ * Whether an emoji carries another run's token and not this run's: another run's upload, made
+ * meanwhile against the same server, is not this upload's doing.
+ */
+function anotherRuns(context: Context, name: string): boolean {
+  const plain = name.toLowerCase();
+  const tokens: string[] = plain.match(new RegExp(PREFIX_FORM.source, 'g')) ?? [];
+  return tokens.length > 0 && !tokens.includes(context.prefix) && !plain.replace(/[^a-z0-9]/g, '').includes(context.prefix);
+}
+
 async function upload(context: Context, as: Role, name: string, params: ParamList, multipart = true) {
   const before = await listEmoji(context);
   const response = await context.call(as, 'POST', emojiPath(name), params, { multipart });
   const after = await listEmoji(context);
-  const made = after.filter((emoji) => !emoji.deactivated && !before.some((old) => old.id === emoji.id && !old.deactivated));
+  const made = after.filter((emoji) => !emoji.deactivated && !before.some((old) => old.id === emoji.id && !old.deactivated) && !anotherRuns(context, String(emoji.name)));
   return { response, before, after, made };
 }
 

@@ -196,13 +196,15 @@ export const REMINDERS_OPERATIONS: readonly SpecOperation[] = [
     name: 'POST /reminders', since: 381,
     async prepare(context) {
       const messageId = await context.memo('reminders-general', () => messageToRemind(context, true, `${context.prefix} general`));
-      const before = new Set((await listReminders(context)).map((reminder) => reminder.reminder_id));
+      // Only the reminders of the run's own message: other runs remind the same user meanwhile.
+      const ofOurs = async () => (await listReminders(context)).filter((reminder) => reminder?.reminder_target_message_id === messageId || linksToMessage(String(reminder?.content ?? ''), messageId));
+      const before = new Set((await ofOurs()).map((reminder) => reminder.reminder_id));
       return {
         method: 'POST', path: '/reminders',
         valid: { message_id: messageId, scheduled_delivery_timestamp: (await targetNow(context)) + 30 * DAY },
-        observe: async () => JSON.stringify((await listReminders(context)).map((reminder) => reminder.reminder_id).sort((a, b) => a - b)),
+        observe: async () => JSON.stringify((await ofOurs()).map((reminder) => reminder.reminder_id).sort((a, b) => a - b)),
         undo: async () => {
-          for (const reminder of await listReminders(context)) {
+          for (const reminder of await ofOurs()) {
             if (!before.has(reminder.reminder_id)) await context.cleanup.now(`delete reminder ${reminder.reminder_id}`, () => context.call('member', 'DELETE', `/reminders/${reminder.reminder_id}`));
           }
         },

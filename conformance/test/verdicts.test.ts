@@ -48,12 +48,14 @@ test('a message is linked by its ID as a whole segment of a link, never by a hos
 });
 
 test('an event about drafts is told by a draft ID field, not by any number equal to a draft ID', () => {
-  const about = aboutDrafts({ prefix: 'tcc00000000' } as never, [12]);
+  const about = aboutDrafts([12], ['tcc00000000 #0 a "quoted" draft']);
   assert.ok(about({ id: 3, type: 'drafts', op: 'remove', draft_id: 12 }));
   assert.ok(about({ id: 3, type: 'sync', op: 'gone', items: [{ id: 12 }] }));
   assert.ok(about({ id: 3, type: 'sync', op: 'gone', draft_ids: [4, 12] }));
   assert.not.ok(about({ id: 12, type: 'realm_user', op: 'update', person: { user_id: 12, timezone: 'UTC+12' } }), 'a user ID is not a draft ID');
   assert.not.ok(about({ id: 12, type: 'user_settings', op: 'update', property: 'enable_drafts_synchronization', value: false }));
+  assert.ok(about({ id: 4, type: 'sync', op: 'gone', items: [{ content: 'tcc00000000 #0 a "quoted" draft' }] }), 'a draft told by its whole content');
+  assert.not.ok(about({ id: 4, type: 'realm_emoji', op: 'update', realm_emoji: { 1: { name: 'tcc00000000e0' } } }), 'the run\'s prefix in an emoji\'s name is not a draft');
 });
 
 test('emoji names are compared as the spec reads them: underscores are spaces before surrounding spaces are dropped', () => {
