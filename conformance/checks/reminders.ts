@@ -197,7 +197,9 @@ export const REMINDERS_OPERATIONS: readonly SpecOperation[] = [
     async prepare(context) {
       const messageId = await context.memo('reminders-general', () => messageToRemind(context, true, `${context.prefix} general`));
       // Only the reminders of the run's own message: other runs remind the same user meanwhile.
-      const ofOurs = async () => (await listReminders(context)).filter((reminder) => reminder?.reminder_target_message_id === messageId || linksToMessage(String(reminder?.content ?? ''), messageId));
+      // A reminder names its message in a field of its own (Zulip: reminder_target_message_id) or links to it.
+      const names = (reminder: any) => Object.entries(reminder ?? {}).some(([key, value]) => /message_id$/.test(key) && value === messageId) || linksToMessage(String(reminder?.content ?? ''), messageId);
+      const ofOurs = async () => (await listReminders(context)).filter(names);
       const before = new Set((await ofOurs()).map((reminder) => reminder.reminder_id));
       return {
         method: 'POST', path: '/reminders',
