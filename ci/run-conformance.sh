@@ -4,17 +4,34 @@
 # TEAMCHAT_{ADMIN,MEMBER,OTHER}_{EMAIL,API_KEY} credentials, the JSON, JUnit and HTML reports and
 # the undo journal written to TEAMCHAT_REPORTS. Exit code: the suite's (0 pass, 1 a rule failed,
 # 3 a rule ended in error, 2 the run could not be made).
+# Shards: TEAMCHAT_SHARD=I/N runs the I-th of N parts (each job of a CI matrix its own); then a job
+# with TEAMCHAT_MERGE set to the shards' JSON reports (a glob) writes the one report of the run.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 reports="${TEAMCHAT_REPORTS:-teamchat-reports}"
 mkdir -p "$reports"
 reports="$(cd "$reports" && pwd)"
+if [ -n "${TEAMCHAT_MERGE:-}" ]; then
+  # The glob is the user's, from the user's folder: expanded there, each report made absolute.
+  shards=()
+  # shellcheck disable=SC2086 # the glob is meant to expand
+  for file in $TEAMCHAT_MERGE; do shards+=("$(cd "$(dirname "$file")" 2>/dev/null && pwd)/$(basename "$file")"); done
+  cd "$here"
+  [ -d node_modules ] || npm ci --no-audit --no-fund >&2 || exit 2
+  node scripts/build.js || exit 2
+  node dist/conformance/main.js --merge-reports "${shards[@]}" \
+    --json "$reports/conformance.json" --junit "$reports/conformance.xml" --html "$reports/conformance.html"
+  code=$?
+  echo "teamchat-conformance: exit $code; merged report in $reports" >&2
+  exit $code
+fi
 : "${TEAMCHAT_TARGET:?set TEAMCHAT_TARGET to the base URL of the server}"
 cd "$here"
 [ -d node_modules ] || npm ci --no-audit --no-fund >&2 || exit 2
 node scripts/build.js || exit 2
 expect=()
-[ -n "${TEAMCHAT_EXPECT:-}" ] && expect=(--expect "$TEAMCHAT_EXPECT")
+[ -n "${TEAMCHAT_SHARD:-}" ] && expect+=(--shard "$TEAMCHAT_SHARD")
+[ -n "${TEAMCHAT_EXPECT:-}" ] && expect+=(--expect "$TEAMCHAT_EXPECT")
 # shellcheck disable=SC2086 # TEAMCHAT_ARGS is a list of options
 node dist/conformance/main.js ${TEAMCHAT_ARGS:---smoke --retries 2} "${expect[@]}" \
   --json "$reports/conformance.json" --junit "$reports/conformance.xml" --html "$reports/conformance.html" \

@@ -17,7 +17,10 @@ import { PREFIX_FORM, sweep } from './run/sweep.js';
 import { explanation, findRule, operationsOf } from './report/explain.js';
 import { html } from './report/html.js';
 import { consoleSummary } from './report/console.js';
-import { exitCode } from './report/json.js';
+import { exitCode, type Report } from './report/json.js';
+import { MergeError, mergeReports } from './report/merge.js';
+import { releaseEveryClaim } from './run/lease.js';
+import { parseShard } from './run/shard.js';
 import { junit } from './report/junit.js';
 import { runSuite, SUITE_VERSION, type Expectations } from './suite.js';
 import { RULES, type Rule } from './rules.js';
@@ -49,7 +52,19 @@ const HELP = `Usage: npm run conformance -- [options]
                        request that passes and one that fails (from the reference without and with
                        the rule's seeded fault), and exit
   --sweep-only         remove what earlier runs left (anything named with the suite's prefix
-                       form, tcc and eight hex digits), say what, and exit
+                       form, tcc and eight hex digits) and every claim of the server's lease, say
+                       what, and exit
+  --shard I/N          run the I-th of N parts of the selected rules (a deterministic split
+                       balanced by cost, the same for every shard given the same options); N
+                       shards may run at once against one server
+  --merge-reports FILE…
+                       with --json/--junit/--html: one report from the JSON reports of the shards
+                       of one run, and exit with that run's code
+  --lease-wait S       how long a run waits for the server's lease, which the rules of shared
+                       state (organization defaults, profile fields, the profile users' settings)
+                       take in turn with other runs, before they end in error (default 600)
+  --lease-ttl S        how long a claim on the lease lives unless renewed: a run killed while
+                       holding it blocks others at most this long (default 60)
   --journal FILE       where the run writes what it changes, as it goes, for --undo (default:
                        next to --json/--junit/--html, else in the temporary directory; none for
                        the embedded reference)
@@ -167,7 +182,8 @@ function parseArguments<T extends ParseArgsConfig>(config: T): ReturnType<typeof
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArguments({
+  const { values, positionals } = parseArguments({
+    allowPositionals: true,
     options: {
       target: { type: 'string' }, profile: { type: 'string' }, seed: { type: 'string' }, runs: { type: 'string' },
       only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, html: { type: 'string' }, decisions: { type: 'boolean' },
@@ -175,8 +191,11 @@ async function main(): Promise<number> {
       expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
       'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'reference-dialect-seed': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, 'delivery-wait': { type: 'string' }, deliveries: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
       verbose: { type: 'boolean' }, version: { type: 'boolean' }, 'list-rules': { type: 'boolean' },
+      shard: { type: 'string' }, 'merge-reports': { type: 'string' }, 'lease-wait': { type: 'string' }, 'lease-ttl': { type: 'string' },
     },
   });
+  if (positionals.length > 0 && values['merge-reports'] === undefined) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (options start with --; see --help)`);
+  if (values['merge-reports'] !== undefined) return merge([values['merge-reports'], ...positionals], values);
   if (values.help) {
     process.stdout.write(HELP + '\n');
     return 0;
@@ -187,6 +206,11 @@ async function main(): Promise<number> {
   }
   if (values['list-rules']) return listRules(values.json);
   if (values.explain !== undefined) return explain(values.explain);
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  if (typeof shard === 'string') throw new UsageError(shard);
+  const leaseWait = wholeNumber(values['lease-wait'], 'lease-wait');
+  const leaseTtl = wholeNumber(values['lease-ttl'], 'lease-ttl');
+  if (leaseTtl !== undefined && leaseTtl < 3) throw new UsageError('--lease-ttl takes at least 3 (seconds): a claim is renewed three times in its life');
   const seed = wholeNumber(values.seed, 'seed') ?? Math.floor(Math.random() * 2 ** 31);
   const runs = wholeNumber(values.runs, 'runs') ?? (values.smoke ? 1 : 50);
   if (runs < 1) throw new UsageError('--runs takes at least 1');
@@ -250,6 +274,8 @@ async function main(): Promise<number> {
       retries: wholeNumber(values.retries, 'retries') ?? 0,
       deliveryWait: wholeNumber(values['delivery-wait'], 'delivery-wait'),
       deliveries: values.deliveries ?? false,
+      shard,
+      lease: { ttl: leaseTtl, wait: leaseWait },
       onWait: (text) => {
         if (!values.quiet) process.stdout.write(`${terminal ? '\r\x1b[2K' : ''}  …     ${text}\n`);
       },
@@ -293,6 +319,28 @@ async function main(): Promise<number> {
   } finally {
     embedded?.child.kill('SIGTERM');
   }
+}
+
+/** --merge-reports FILE…: one report from the shards' JSON reports, written as asked, and that run's exit code. */
+function merge(files: string[], values: { json?: string; junit?: string; html?: string; quiet?: boolean }): number {
+  const outputs = [values.json, values.junit, values.html].filter((file) => file !== undefined);
+  if (outputs.length === 0) throw new UsageError('--merge-reports writes the merged report: give --json, --junit or --html (or several)');
+  const reports = files.map((file) => readJson<Report>(file, 'shard report'));
+  let report: Report;
+  try {
+    report = mergeReports(reports, files);
+  } catch (error) {
+    if (error instanceof MergeError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2) + '\n');
+  if (values.junit) writeFileSync(values.junit, junit(report));
+  if (values.html) writeFileSync(values.html, html(report));
+  process.stdout.write(`teamchat-conformance: merged ${files.length} shard reports of one run (seed ${report.seed}) into ${outputs.join(', ')}\n`);
+  process.stdout.write(consoleSummary(report) + '\n');
+  const code = exitCode(report);
+  if (code === 3) process.stderr.write(`teamchat-conformance: ${report.summary.error} rule(s) ended in error: the verdict is incomplete (exit 3)\n`);
+  return code;
 }
 
 /** Whether the target is on this machine (loopback): no rate bound by default. */
@@ -398,6 +446,8 @@ async function undo(file: string, given: string | undefined, profile: Profile, r
       const before = cleanup.problems.length;
       await cleanup.now(what, async () => {
         const response = await client.call(request.as, request.method, request.path, request.params);
+        // A DELETE of what is gone already (a lease claim released, a swept object) has had its effect.
+        if (request.method === 'DELETE' && response.status === 404) return;
         if (response.body?.result !== 'success') throw new Error(`${request.method} ${request.path}: ${response.status} ${response.text.slice(0, 200)}`);
       });
       process.stdout.write(`  ${cleanup.problems.length === before ? 'done' : 'failed'}: ${what}\n`);
@@ -420,6 +470,8 @@ async function sweepOnly(target: string, credentials: Record<Role, Credentials>,
     await probeTarget(client, { createUsers: false });
     process.stdout.write(`teamchat-conformance: sweeping ${target} of everything named like ${PREFIX_FORM.source}\n`);
     const removed = await sweep(client, cleanup, (text) => PREFIX_FORM.test(text));
+    const claims = await releaseEveryClaim(client);
+    if (claims > 0) removed.push(`${claims} claim${claims === 1 ? '' : 's'} of the server's lease (drafts of the admin's)`);
     for (const what of removed) process.stdout.write(`  removed ${what}\n`);
     for (const problem of cleanup.problems) process.stdout.write(`  problem: ${problem}\n`);
     process.stdout.write(`${removed.length} removed, ${cleanup.problems.length} problems\n`);

@@ -6,10 +6,15 @@ import { readFileSync } from 'node:fs';
 import { Client, type Credentials, type Role } from './run/client.js';
 import { Cleanup, Journal } from './run/cleanup.js';
 import { CHECKS } from './checks/index.js';
-import { Context, runCheck, startCheck, type Check, type DeferredCheck, type RuleResult } from './run/harness.js';
+import { applicability, Context, runCheck, startCheck, type Check, type DeferredCheck, type RuleResult } from './run/harness.js';
 import { probeTarget, type Probe } from './run/probe.js';
 import { summarize, type Report } from './report/json.js';
-import { sweep } from './run/sweep.js';
+import { ruleById } from './rules.js';
+import { specAnchor } from './spec.js';
+import { sweep, sweepProfileFields } from './run/sweep.js';
+import { DEFAULT_LEASE_TTL, DEFAULT_LEASE_WAIT, Lease, LeaseError } from './run/lease.js';
+import { shardOf, type Shard } from './run/shard.js';
+import { Witness } from './run/witness.js';
 
 export interface Expectations {
   readonly server?: string;
@@ -80,6 +85,13 @@ export interface SuiteOptions {
   readonly journal?: string;
   /** The embedded reference checked, if any: its level and dialect. */
   readonly reference?: Report['reference'];
+  /**
+   * The server's lease, which the rules of shared state wait for (lease.ts): its ttl and the
+   * longest wait, in seconds. Not taken for the embedded reference, which only this run checks.
+   */
+  readonly lease?: { readonly ttl?: number; readonly wait?: number };
+  /** Only the I-th of N parts of the selected rules (--shard I/N). */
+  readonly shard?: Shard;
 }
 
 /** The suite's version, from its package.json. */
@@ -110,7 +122,12 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   const client = new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs, history: options.keepExchanges ? 10_000 : 16 });
   const prefix = runPrefix();
   const cleanup = new Cleanup(client, options.journal ? new Journal(options.journal, prefix, options.target) : null);
-  options.requestCount?.(() => client.count);
+  // The lease and its witness use a client of their own: their requests stay out of the checks' records.
+  const coordination = options.embedded ? null : new Client(options.target, options.credentials, { rate: 0, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs, history: 0 });
+  const requests = () => client.count + (coordination?.count ?? 0);
+  options.requestCount?.(requests);
+  let lease: Lease | null = null;
+  let leaseNote: string | null = options.embedded ? 'not taken: the embedded reference is this run\'s alone' : null;
   const results: RuleResult[] = [];
   let probe: Probe | null = null;
   let swept: string[] = [];
@@ -118,7 +135,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     probe = await probeTarget(client, { createUsers: options.createUsers ?? false, emojiLimitMib: options.emojiLimitMib, deliveryWait: options.deliveryWait, smoke: options.smoke, deliveries: options.deliveries });
     const context = new Context(client, probe, options, prefix, cleanup);
     const matches = ruleMatcher(options.only);
-    const selected = CHECKS.filter((check) => matches(check.rule));
+    const selected = options.shard ? shardOf(CHECKS.filter((check) => matches(check.rule)), options.shard) : CHECKS.filter((check) => matches(check.rule));
     // On real time the checks of deliveries go first: their wait runs while the others do.
     const realTime = context.deliveryState.mode === 'real-time';
     const order = realTime ? [...selected].sort((a, b) => Number(b.needs.includes('deliveries')) - Number(a.needs.includes('deliveries'))) : selected;
@@ -142,15 +159,78 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       options.onResult?.(result);
     };
     const waiting: Array<{ check: Check; deferred: DeferredCheck }> = [];
+    const run = async (check: Check) => {
+      options.onStart?.(check.rule, position.get(check.rule)!, order.length);
+      const started = await startCheck(check, context);
+      if ('finish' in started) waiting.push({ check, deferred: started });
+      else await conclude(check, started);
+    };
+    // The rules of shared state wait for the server's lease; the others run meanwhile. Once the
+    // lease is held, every rule of shared state left runs, and the lease is released at once.
+    // A rule that skips (outside the target's levels, a decision not asked for) needs no lease.
+    // The reference clock is shared too: a run that moves it delivers what other runs scheduled.
+    const clock = context.deliveryState.mode === 'clock';
+    const sharesState = (check: Check) => check.shares.length > 0 || (clock && (check.needs.includes('deliveries') || check.needs.includes('reference-clock')));
+    const shared = order.filter((check) => sharesState(check) && applicability(ruleById(check.rule)!, check, probe!, options) === null);
+    const needsLease = new Set(shared);
+    if (coordination && shared.length > 0) {
+      lease = new Lease(coordination, prefix.replace(/^tcc/, 'tcc-'), cleanup, { ttl: options.lease?.ttl ?? DEFAULT_LEASE_TTL, wait: options.lease?.wait ?? DEFAULT_LEASE_WAIT, onWait: options.onWait });
+      try {
+        await lease.claim();
+      } catch (error) {
+        if (!(error instanceof LeaseError)) throw error;
+        leaseNote = `could not be taken (${error.message}): the rules of shared state ran without it`;
+        options.onWait?.(`the server's lease ${leaseNote}`);
+        await lease.release();
+        lease = null;
+      }
+    }
+    let sharedDone = !lease;
+    const runShared = async () => {
+      sharedDone = true;
+      const witness = new Witness(coordination!, prefix);
+      client.onExchange = (exchange) => witness.see(exchange);
+      await witness.start();
+      context.witness = witness;
+      try {
+        for (const check of shared) {
+          if (options.interrupted?.()) break;
+          await run(check);
+        }
+      } finally {
+        context.witness = null;
+        client.onExchange = null;
+        await witness.stop();
+        // What the run changed of the shared state is put back, and its profile fields removed,
+        // while it still holds the lease: the next run in line finds the server as this one did.
+        await cleanup.runNow((request) => SHARED_PATHS.test(request.path));
+        await sweepProfileFields(client, cleanup, (text) => text.includes(prefix));
+        await lease!.release();
+      }
+    };
     try {
-      for (const [index, check] of order.entries()) {
+      for (const check of order) {
         if (options.interrupted?.()) break;
-        options.onStart?.(check.rule, index, order.length);
-        const started = await startCheck(check, context);
-        if ('finish' in started) waiting.push({ check, deferred: started });
-        else await conclude(check, started);
+        if (needsLease.has(check) && !sharedDone) continue;
+        if (!needsLease.has(check) || !lease) await run(check);
+        if (!sharedDone && lease!.mayHoldNow() && (await lease!.tryHold())) await runShared();
+      }
+      if (!sharedDone && !options.interrupted?.()) {
+        const reason = await lease!.acquire();
+        if (reason === null) await runShared();
+        else {
+          sharedDone = true;
+          await lease!.release();
+          for (const check of shared) {
+            // Not retried: a retry would run it without the lease.
+            const result = leaseError(check, reason);
+            results.push(result);
+            options.onResult?.(result);
+          }
+        }
       }
     } finally {
+      await lease?.release();
       // The checks that wait for deliveries go on, also after an interrupt: what they made is put away.
       if (waiting.length > 0 && !options.interrupted?.()) options.onWait?.(`waiting for the run's deliveries (${waiting.length} rules; up to ${context.deliveryState.waitSeconds} s after the last is due)`);
       const reason = waiting.length === 0 ? null : options.interrupted?.() ? 'the run was interrupted before its deliveries were due' : await context.deliveryState.settle!();
@@ -162,6 +242,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     // A target that could not be probed has nothing of the run's.
     if (probe !== null) swept = await sweep(client, cleanup, (text) => text.includes(prefix));
     await client.close();
+    await coordination?.close();
   }
   return {
     target: options.target,
@@ -193,11 +274,18 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       journal: options.journal ?? null,
       delivery_wait: options.deliveryWait ?? null,
       deliveries: options.deliveries ?? false,
+      shard: options.shard ? `${options.shard.index}/${options.shard.total}` : null,
+    },
+    shard: options.shard ?? null,
+    lease: lease === null && leaseNote === null ? null : {
+      note: leaseNote,
+      waited_s: lease?.waited.seconds ?? 0,
+      waited_for: lease?.waited.for ?? [],
     },
     rules: results,
     summary: summarize(results),
     cleanup: { problems: cleanup.problems, swept, left: cleanup.left() },
-    requests: client.count,
+    requests: requests(),
     transients: client.transients,
     smoke: options.smoke ?? false,
     duration_ms: Math.round(performance.now() - started),
@@ -205,5 +293,17 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     started_at: startedAt,
     suite_version: SUITE_VERSION,
     reference: options.reference ?? null,
+  };
+}
+
+/** The paths of the state every run shares: what puts it back runs before the lease is released. */
+const SHARED_PATHS = /^\/(realm\/user_settings_defaults|settings|realm\/profile_fields)(\/|$)/;
+
+/** A rule of shared state that never got the lease: an error of the run, never the server's failure. */
+function leaseError(check: Check, reason: string): RuleResult {
+  const rule = ruleById(check.rule)!;
+  return {
+    id: check.rule, severity: rule.severity, section: rule.section, title: rule.title, spec: specAnchor(rule),
+    status: 'error', message: `not checked: ${reason}`, counterexample: null, duration_ms: 0, requests: 0,
   };
 }

@@ -10,15 +10,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { targetProfile } from '../reference/fixture.js';
-import { startReference, type ReferenceOptions } from '../reference/server.js';
+import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.js';
 
 const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 const action = parse(readFileSync(join(root, 'action.yml'), 'utf8'));
 
 /** The action's run step against a reference, as GitHub runs it: its exit code, output and reports. */
-async function runAction(options: ReferenceOptions, inputs: Record<string, string> = {}) {
-  const reference = await startReference({ port: 0, ...options });
-  const workspace = mkdtempSync(join(tmpdir(), 'teamchat-action-'));
+async function runAction(options: ReferenceOptions, inputs: Record<string, string> = {}, shared?: RunningReference, workspace = mkdtempSync(join(tmpdir(), 'teamchat-action-'))) {
+  const reference = shared ?? await startReference({ port: 0, ...options });
   const output = join(workspace, 'github-output');
   try {
     const profile = targetProfile(reference.fixture, reference.url);
@@ -46,7 +45,7 @@ async function runAction(options: ReferenceOptions, inputs: Record<string, strin
     });
     return { ...result, output: existsSync(output) ? readFileSync(output, 'utf8') : '', reports: env.TEAMCHAT_REPORTS! };
   } finally {
-    await reference.close();
+    if (!shared) await reference.close();
   }
 }
 
@@ -75,6 +74,24 @@ test('the action\'s run step against a broken server: exit 1 and its reports, so
   assert.match(readFileSync(join(run.reports, 'conformance.xml'), 'utf8'), /<failure type="must"/);
 });
 
+test('the action as a matrix of two shards against one server, then the action merging their reports: one report of every rule', async () => {
+  const reference = await startReference({ port: 0 });
+  const workspace = mkdtempSync(join(tmpdir(), 'teamchat-action-'));
+  try {
+    const shards = await Promise.all(['1/2', '2/2'].map((shard, at) => runAction({}, { shard, reports: `reports-${at + 1}`, args: '--smoke --seed 9' }, reference, workspace)));
+    for (const shard of shards) assert.is(shard.code, 0, shard.text);
+    const merged = await runAction({}, { 'merge-reports': 'reports-*/conformance.json', reports: 'merged' }, reference, workspace);
+    assert.is(merged.code, 0, merged.text);
+    const report = JSON.parse(readFileSync(join(merged.reports, 'conformance.json'), 'utf8'));
+    const parts = shards.map((shard) => JSON.parse(readFileSync(join(shard.reports, 'conformance.json'), 'utf8')));
+    assert.is(report.rules.length, parts[0].rules.length + parts[1].rules.length);
+    assert.equal(report.merged_from.map((shard: { index: number }) => shard.index), [1, 2]);
+    assert.match(readFileSync(join(merged.reports, 'conformance.xml'), 'utf8'), /<testsuites name="teamchat-conformance" tests="\d+"/);
+  } finally {
+    await reference.close();
+  }
+});
+
 test('ci/gitlab-ci.yml runs the same script and keeps the same reports, JUnit among them', () => {
   const gitlab = parse(readFileSync(join(root, 'ci/gitlab-ci.yml'), 'utf8'));
   const job = gitlab['teamchat-conformance'];
@@ -82,6 +99,11 @@ test('ci/gitlab-ci.yml runs the same script and keeps the same reports, JUnit am
   assert.is(job.artifacts.when, 'always');
   assert.is(job.artifacts.reports.junit, 'teamchat-reports/conformance.xml');
   assert.match(job.variables.TEAMCHAT_REPORTS, /teamchat-reports$/);
+  // The sharded templates: a parallel job per shard, and a merge of their JSON reports.
+  const shards = gitlab['.teamchat-conformance-shards'];
+  assert.is(shards.variables.TEAMCHAT_SHARD, '$CI_NODE_INDEX/$CI_NODE_TOTAL');
+  assert.ok(shards.parallel >= 2);
+  assert.match(gitlab['.teamchat-conformance-merge'].variables.TEAMCHAT_MERGE, /shard-\*\/conformance\.json$/);
 });
 
 test.run();

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import type { ParamList } from '../run/client.js';
-import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
+import { check, expect, modelRun, refused, refusedExactly, sharing, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 type Kind =
@@ -341,7 +341,7 @@ const decisionChecks: Check[] = [
   }, ['events']),
 ];
 
-export const DEFAULTS_CHECKS: readonly Check[] = [...mustChecks, ...decisionChecks];
+export const DEFAULTS_CHECKS: readonly Check[] = sharing(['organization defaults'], [...mustChecks, ...decisionChecks]);
 
 export const DEFAULTS_OPERATIONS: readonly SpecOperation[] = [
   {

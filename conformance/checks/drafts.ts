@@ -351,8 +351,8 @@ const mustChecks: Check[] = [
     }, Math.min(context.options.runs, 10));
   }, ['channel']),
 
-  check('drafts.sync-off-deletes-drafts', (context) => switchingSynchronization(context, deletesDraftsProperty)),
-  check('drafts.sync-off-sends-no-event', (context) => switchingSynchronization(context, sendsNoEventProperty), ['events']),
+  check('drafts.sync-off-deletes-drafts', (context) => switchingSynchronization(context, deletesDraftsProperty), [], ['profile users\' settings']),
+  check('drafts.sync-off-sends-no-event', (context) => switchingSynchronization(context, sendsNoEventProperty), ['events'], ['profile users\' settings']),
 ];
 
 /** Runs a property that switches synchronization, for a user with only the run's drafts, and puts the setting back. */
@@ -453,7 +453,7 @@ const decisionChecks: Check[] = [
     } finally {
       await setting.set(setting.original);
     }
-  }),
+  }, [], ['profile users\' settings']),
 
   check('drafts.error-texts', async (context) => {
     const [channel] = context.probe.memberChannels;

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import type { ParamList, Response } from '../run/client.js';
-import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
+import { check, expect, modelRun, refused, refusedExactly, sharing, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
 import { pollEvents, registerQueue, type SpecOperation } from './world.js';
 
@@ -399,7 +399,7 @@ const decisionChecks: Check[] = [
   }, ['events']),
 ];
 
-export const FIELDS_CHECKS: readonly Check[] = [...mustChecks, ...decisionChecks];
+export const FIELDS_CHECKS: readonly Check[] = sharing(['profile fields'], [...mustChecks, ...decisionChecks]);
 
 export const FIELDS_OPERATIONS: readonly SpecOperation[] = [
   {

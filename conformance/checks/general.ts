@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import type { Forged, ParamList, Response } from '../run/client.js';
-import { check, expect, noServerError, refused, succeeded, type Check, type Context } from '../run/harness.js';
+import { check, expect, noServerError, refused, succeeded, type Check, type Context, type Shared } from '../run/harness.js';
 import { fetchState, recentMessages, send, type PreparedOperation, type SpecOperation } from './world.js';
 
 
@@ -70,6 +70,9 @@ const READ_ENDPOINTS: ReadonlyArray<readonly [string, string, number]> = [
   ['GET', '/users/me', 1], ['POST', '/register', 1], ['GET', '/users/me/subscriptions', 1], ['GET', '/drafts', 1], ['GET', '/messages', 1], ['GET', '/scheduled_messages', 173],
 ];
 
+/** The rules that try every operation change the organization's defaults and profile fields too. */
+const OPERATIONS_SHARE: readonly Shared[] = ['organization defaults', 'profile fields'];
+
 export function generalChecks(operations: readonly SpecOperation[]): Check[] {
   const mustChecks: Check[] = [
     // Every operation, with a request the spec makes valid and one it refuses.
@@ -83,7 +86,7 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
           expectEnvelope(await context.call(operation.as ?? 'member', prepared.method, prepared.invalid.path, prepared.invalid.params), `${operation.name} (a request the spec refuses)`, 'error');
         });
       }
-    }),
+    }, [], OPERATIONS_SHARE),
 
     // Every operation with every kind of refused credentials, then the endpoints the suite reads with.
     check('general.authentication-required', async (context) => {
@@ -107,7 +110,7 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
           expect(response.status >= 400 && response.status < 500, `${method} ${path} with ${describeCaller(caller)} was not refused: ${response.status} ${response.text.slice(0, 200)}`);
         }
       }
-    }),
+    }, [], OPERATIONS_SHARE),
 
     // The operations an administrator makes (endpoints 1 and 4), tried by a regular member.
     check('general.admin-only', async (context) => {
@@ -120,7 +123,7 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
           expect(before === after, `${operation.name} as a regular member was refused, yet it changed ${before} into ${after}`);
         });
       }
-    }),
+    }, [], OPERATIONS_SHARE),
 
     // Every operation: without unsupported parameters, then with generated ones.
     check('general.ignored-parameters-listed', async (context) => {
@@ -132,7 +135,7 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
         await listed([]);
         await context.property(unsupportedNames(context, 1), listed, context.runsAtMost(3));
       }
-    }),
+    }, [], OPERATIONS_SHARE),
 
     // PATCH /settings from 78; the spec operations that had it before 167, from their level.
     check('general.ignored-parameters-on-settings', async (context) => {
@@ -146,7 +149,7 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
           expectIgnoredExactly(body, names, operation.name);
         }), context.runsAtMost(2));
       }
-    }),
+    }, [], [...OPERATIONS_SHARE, 'profile users\' settings']),
 
     check('general.ignored-parameters-absent-before-167', async (context) => {
       for (const operation of present(context, operations).filter((candidate) => context.level < (candidate.ignoredParametersSince ?? 167))) {

@@ -30,6 +30,11 @@ export interface Report {
   suite_version: string;
   /** The embedded reference the run checked, if it did: its level and dialect. */
   reference: { feature_level: number; dialect: string; dialect_seed?: number } | null;
+  /** The part of the selected rules this run checked (--shard I/N); null for all of them. A merged report lists the shards it was made from. */
+  shard: { index: number; total: number } | null;
+  merged_from?: Array<{ index: number; total: number; run_prefix: string }>;
+  /** The server's lease (run/lease.ts): whether it was taken, and how long the run waited for it, for whom. */
+  lease: { note: string | null; waited_s: number; waited_for: string[] } | null;
 }
 
 export type Outcome = Status | 'xfail';

@@ -49,7 +49,7 @@ export function pendingIn(path: string): { run: string; target: string; pending:
 }
 
 export class Cleanup {
-  private readonly steps: Array<{ what: string; run: () => Promise<unknown> }> = [];
+  private readonly steps: Array<{ what: string; run: () => Promise<unknown>; request?: PutBack }> = [];
   readonly problems: string[] = [];
 
   /** The client, told while a step runs, so that it may retry a DELETE as it retries a GET. */
@@ -62,12 +62,22 @@ export class Cleanup {
    * Registers a step for the end of the run; the last registered runs first. A step that puts
    * back a change made through the API says so by its request, which the journal keeps.
    */
-  atEnd(what: string, run: () => Promise<unknown>, request?: PutBack): void {
+  atEnd(what: string, run: () => Promise<unknown>, request?: PutBack): { now: () => Promise<void> } {
     const step = request && this.journal?.step(what, request);
-    this.steps.push({ what, run: step ? async () => {
+    const entry = { what, request, run: step ? async () => {
       await run();
       this.journal!.write({ done: step });
-    } : run });
+    } : run };
+    this.steps.push(entry);
+    // Run before the end (a lease released as soon as its rules are done): then not again.
+    return {
+      now: async () => {
+        const at = this.steps.indexOf(entry);
+        if (at < 0) return;
+        this.steps.splice(at, 1);
+        await this.now(what, entry.run);
+      },
+    };
   }
 
   /** Runs a step now; a problem is noted, not thrown. */
@@ -81,6 +91,15 @@ export class Cleanup {
       if (!this.problems.includes(problem)) this.problems.push(problem);
     } finally {
       this.client.cleaningUp--;
+    }
+  }
+
+  /** Runs now, the last registered first, the steps whose put-back request is of these (the shared state's, before the lease is released). */
+  async runNow(matches: (request: PutBack) => boolean): Promise<void> {
+    for (const entry of [...this.steps].reverse()) {
+      if (!entry.request || !matches(entry.request)) continue;
+      this.steps.splice(this.steps.indexOf(entry), 1);
+      await this.now(entry.what, entry.run);
     }
   }
 

@@ -109,6 +109,8 @@ export class Client {
   cleaningUp = 0;
   /** Transient faults met, retried or not. */
   transients = 0;
+  /** Awaited after every exchange, before the call returns (the witness of shared state reads what each change of the run sent). */
+  onExchange: ((exchange: Exchange) => Promise<void>) | null = null;
 
   constructor(
     readonly baseUrl: string,
@@ -211,6 +213,7 @@ export class Client {
       // Not enumerable: a JSON report keeps the description of a file, not its bytes.
       if (files) Object.defineProperty(exchange, 'files', { value: files, enumerable: false });
       this.recording?.push(exchange);
+      await this.onExchange?.(exchange);
       this.history.push(exchange);
       if (this.history.length > (this.options.history ?? 16)) this.history.shift();
       return response;

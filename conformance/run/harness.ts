@@ -8,6 +8,7 @@ import { Client, HarnessError, ServerError, TransientError, curlLine, type Calle
 import type { Cleanup, PutBack } from './cleanup.js';
 import type { Probe } from './probe.js';
 import { mismatch, type Shape } from './shape.js';
+import type { Witness } from './witness.js';
 import { specAnchor } from '../spec.js';
 
 export type Status = 'pass' | 'fail' | 'skip' | 'error';
@@ -47,6 +48,8 @@ export interface RuleResult {
   dropped?: number;
   /** Times a model-based sequence read its model again from the server after a transient fault. */
   resynced?: number;
+  /** Changes to the shared state that another client made while the check ran, which turned its failure into an error. */
+  interference?: string[];
 }
 
 export class Violation extends Error {
@@ -86,15 +89,28 @@ export interface DeliveryState {
   settled: { readonly upTo: number; readonly outcome: string | null } | null;
 }
 
+/**
+ * State that every run against the target shares, beyond what a run creates under its prefix: a
+ * check that changes or reads it runs only while the run holds the server's lease (lease.ts).
+ */
+export type Shared = 'organization defaults' | 'profile fields' | 'profile users\' settings' | 'typing among the profile users';
+
 export interface Check {
   readonly rule: RuleId;
   readonly needs: readonly Capability[];
+  /** What of the shared state the check changes or reads; none: it runs at once, without the lease. */
+  readonly shares: readonly Shared[];
   run(context: Context): Promise<void>;
 }
 
-export function check(rule: RuleId, run: (context: Context) => Promise<void>, needs: readonly Capability[] = []): Check {
+export function check(rule: RuleId, run: (context: Context) => Promise<void>, needs: readonly Capability[] = [], shares: readonly Shared[] = []): Check {
   if (!ruleById(rule)) throw new Error(`check for unknown rule ${rule}`);
-  return { rule, needs, run };
+  return { rule, needs, shares, run };
+}
+
+/** The checks, each marked as changing or reading this shared state too. */
+export function sharing(shares: readonly Shared[], checks: readonly Check[]): Check[] {
+  return checks.map((each) => ({ ...each, shares: [...new Set([...each.shares, ...shares])] }));
 }
 
 export interface RunOptions {
@@ -119,6 +135,8 @@ export const DEFAULT_DELIVERY_WAIT = 90;
 export class Context {
   private readonly memos = new Map<string, Promise<unknown>>();
   readonly deliveryState: DeliveryState;
+  /** Watches the shared state while the run holds the lease, so that another client's change is named (witness.ts). */
+  witness: Witness | null = null;
 
   constructor(
     readonly client: Client,
@@ -475,6 +493,7 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
   let started = performance.now();
   let requestsBefore = context.client.count;
   context.client.takeHistory();
+  context.witness?.forget();
   context.transientCost = { dropped: 0, resynced: 0 };
   const skip = applicability(rule, check, context.probe, context.options);
   if (skip) {
@@ -496,8 +515,16 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
   const ran = check.run(context).then(() => null, (error: unknown) => ({ error }));
   const aside = await Promise.race([ran.then(() => false), asides.then(() => true)]);
   state.defer = null;
-  const conclude = (outcome: { error: unknown } | null) => {
+  const conclude = async (outcome: { error: unknown } | null) => {
     concludeCheck(result, outcome, context);
+    if (result.status === 'fail' && check.shares.length > 0 && context.witness) {
+      const changes = await context.witness.othersChanges(check.shares);
+      if (changes.length > 0) {
+        result.status = 'error';
+        result.interference = changes;
+        result.message = `another client changed the state every client shares while this run held the server's lease: ${changes.join('; ')}. The check's failure may be that change's, not the server's: ${result.message}`;
+      }
+    }
     if (context.transientCost.dropped > 0) result.dropped = context.transientCost.dropped;
     if (context.transientCost.resynced > 0) result.resynced = context.transientCost.resynced;
     result.duration_ms += Math.round(performance.now() - started);

@@ -14,13 +14,26 @@ async function listed(client: Client, as: Role, path: string, key: string): Prom
   return response.body?.result === 'success' && Array.isArray(response.body[key]) ? response.body[key] : [];
 }
 
-export async function sweep(client: Client, cleanup: Cleanup, named: (text: string) => boolean): Promise<string[]> {
-  const removed: string[] = [];
-  const remove = (what: string, as: Role, path: string) => cleanup.now(`sweep: ${what}`, async () => {
+function remover(client: Client, cleanup: Cleanup, removed: string[]) {
+  return (what: string, as: Role, path: string) => cleanup.now(`sweep: ${what}`, async () => {
     const response = await client.call(as, 'DELETE', path);
     if (response.body?.result !== 'success') throw new Error(`DELETE ${path}: ${response.status} ${response.text.slice(0, 200)}`);
     removed.push(what);
   });
+}
+
+/** The profile fields so named: shared by the organization, swept before the run's lease is released. */
+export async function sweepProfileFields(client: Client, cleanup: Cleanup, named: (text: string) => boolean, removed: string[] = []): Promise<string[]> {
+  const remove = remover(client, cleanup, removed);
+  for (const field of await listed(client, 'admin', '/realm/profile_fields', 'custom_fields')) {
+    if (named(String(field.name)) || named(String(field.hint))) await remove(`profile field ${field.id} (${field.name || field.hint})`, 'admin', `/realm/profile_fields/${field.id}`);
+  }
+  return removed;
+}
+
+export async function sweep(client: Client, cleanup: Cleanup, named: (text: string) => boolean): Promise<string[]> {
+  const removed: string[] = [];
+  const remove = remover(client, cleanup, removed);
   await cleanup.now('sweep: read what is left', async () => {
     for (const as of ROLES) {
       for (const scheduled of await listed(client, as, '/scheduled_messages', 'scheduled_messages')) {
@@ -39,9 +52,7 @@ export async function sweep(client: Client, cleanup: Cleanup, named: (text: stri
     for (const listed of Object.values((emoji.body?.emoji ?? {}) as Record<string, { name: string; deactivated: boolean }>)) {
       if (!listed.deactivated && named(listed.name.toLowerCase())) await remove(`custom emoji ${listed.name}`, 'admin', `/realm/emoji/${encodeURIComponent(listed.name)}`);
     }
-    for (const field of await listed(client, 'admin', '/realm/profile_fields', 'custom_fields')) {
-      if (named(String(field.name)) || named(String(field.hint))) await remove(`profile field ${field.id} (${field.name || field.hint})`, 'admin', `/realm/profile_fields/${field.id}`);
-    }
+    await sweepProfileFields(client, cleanup, named, removed);
     const channels = new Map<number, string>();
     for (const as of ROLES) {
       for (const subscription of await listed(client, as, '/users/me/subscriptions', 'subscriptions')) {

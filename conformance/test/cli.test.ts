@@ -250,6 +250,28 @@ test('an unreachable target or a refused credential ends the run with exit 2', a
   assert.is(usage.code, 2);
 });
 
+test('--shard and --merge-reports misused: one clear line and exit 2, before any request', async () => {
+  for (const [args, said] of [
+    [['--shard', '4/3'], /--shard 4\/3: I must be from 1 to N/],
+    [['--shard', 'half'], /--shard takes I\/N/],
+    [['--merge-reports', join(directory, 'none.json')], /give --json, --junit or --html/],
+    [['--merge-reports', join(directory, 'none.json'), '--json', join(directory, 'merged.json')], /cannot read shard report .*none\.json/],
+    [['stray'], /unexpected argument "stray"/],
+    [['--lease-ttl', '1'], /--lease-ttl takes at least 3/],
+  ] as const) {
+    const result = await run([...args, '--target', 'http://127.0.0.1:9']);
+    assert.is(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr, said);
+    assert.is(result.stderr.trim().split('\n').length, 1, result.stderr);
+  }
+  // A report of a whole run is no shard's.
+  const whole = join(directory, 'whole.json');
+  await run(['--runs', '1', '--only', 'typing.event-shape', '--json', whole]);
+  const merged = await run(['--merge-reports', whole, '--json', join(directory, 'merged.json')]);
+  assert.is(merged.code, 2);
+  assert.match(merged.stderr, /is the report of a whole run, not of a shard/);
+});
+
 test('--smoke: every applicable must rule in at most 1,200 requests, each rule saying how many it used', async () => {
   const json = join(directory, 'smoke.json');
   const result = await run(['--smoke', '--seed', '9', '--json', json]);

@@ -39,7 +39,7 @@ function report(rules: RuleResult[]): Report {
   return {
     target: 'http://t', feature_level: 415, zulip_version: 'x', seed: 1, runs: 1, decisions: false, run_prefix: 'tcc00000000', config: {}, rules,
     summary: summarize(rules), cleanup: { problems: [], swept: [] }, requests: 1, transients: 0, smoke: false, duration_ms: 1, interrupted: false,
-    started_at: '2026-11-24T00:00:00.000Z', suite_version: '0.1.0', reference: null,
+    started_at: '2026-11-24T00:00:00.000Z', suite_version: '0.1.0', reference: null, shard: null, lease: null,
   };
 }
 
