@@ -21,6 +21,16 @@ interface Seen {
 
 const pathOf = (exchange: Exchange) => new URL(exchange.url).pathname.replace(/^.*\/api\/v1/, '');
 
+/**
+ * The settings an event says changed, with their values: Zulip's {property, value}, or the keys of
+ * an object it carries ({changes: {…}}), since event shapes are not shown. None: it cannot be told.
+ */
+function changesIn(event: any): Array<[string, unknown]> {
+  if (typeof event?.property === 'string') return [[event.property, event.value]];
+  const carried = Object.values(event ?? {}).find((value) => value !== null && typeof value === 'object' && !Array.isArray(value));
+  return carried ? Object.entries(carried as Record<string, unknown>) : [];
+}
+
 export class Witness {
   private watches: Watch[] = [];
   /** The profile fields not made by the run, as last seen. */
@@ -68,14 +78,12 @@ export class Witness {
     // A refused change sends no event: what others did meanwhile is read after the next accepted one, or at the end.
     if ((exchange.body as { result?: string } | null)?.result !== 'success') return;
     const sent = new Set(exchange.form.map(([name]) => name));
-    await this.read(whose, (event) => {
-      const ours = event.type === (path === '/settings' ? 'user_settings' : 'realm_user_settings_defaults') && sent.delete(event.property);
-      return ours;
-    });
+    const type = path === '/settings' ? 'user_settings' : 'realm_user_settings_defaults';
+    await this.read(whose, (eventType, name) => eventType === type && sent.delete(name));
   }
 
-  /** Reads a queue's new events; each that `ours` does not claim is someone else's change. */
-  private async read(as: Role, ours: (event: any) => boolean): Promise<void> {
+  /** Reads a queue's new events; each change of a setting that `ours` does not claim is someone else's. */
+  private async read(as: Role, ours: (type: string, name: string) => boolean): Promise<void> {
     const watch = this.watches.find((candidate) => candidate.as === as);
     if (!watch) return;
     const response = await this.watcher.call(watch.as, 'GET', '/events', { queue_id: watch.queue, last_event_id: watch.lastEventId, dont_block: true });
@@ -85,11 +93,13 @@ export class Witness {
     }
     for (const event of response.body.events as any[]) {
       watch.lastEventId = Math.max(watch.lastEventId, Number(event.id));
-      const theirs = !ours(event);
-      if (event.type === 'realm_user_settings_defaults' && theirs) {
-        this.seen.push({ shares: 'organization defaults', what: `the organization's default ${event.property} became ${JSON.stringify(event.value)}, which this run did not set` });
-      } else if (event.type === 'user_settings' && theirs) {
-        this.seen.push({ shares: 'profile users\' settings', what: `${watch.as}'s setting ${event.property} became ${JSON.stringify(event.value)}, which this run did not set` });
+      if (event.type === 'realm_user_settings_defaults' || event.type === 'user_settings') {
+        for (const [name, value] of changesIn(event)) {
+          if (ours(event.type, name)) continue;
+          this.seen.push(event.type === 'user_settings'
+            ? { shares: 'profile users\' settings', what: `${watch.as}'s setting ${name} became ${JSON.stringify(value)}, which this run did not set` }
+            : { shares: 'organization defaults', what: `the organization's default ${name} became ${JSON.stringify(value)}, which this run did not set` });
+        }
       } else if (event.type === 'custom_profile_fields') {
         const now = this.fieldsNotOurs(event.fields);
         if (now !== null && this.foreignFields !== null && now !== this.foreignFields) {
