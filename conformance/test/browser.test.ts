@@ -33,7 +33,7 @@ async function openPage(url: string) {
   const profile = join(directory, 'chromium-profile');
   const browser = spawn(CHROMIUM!, [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--remote-debugging-port=0', '--window-size=1200,1600', url,
+    '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--remote-debugging-port=0', '--window-size=1200,1600', 'about:blank',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   const endpoint = await new Promise<string>((resolve, reject) => {
     let output = '';
@@ -46,9 +46,10 @@ async function openPage(url: string) {
   });
   const port = new URL(endpoint).port;
   let targets: Array<{ type: string; url: string; webSocketDebuggerUrl: string }> = [];
-  for (let i = 0; i < 50 && !targets.some((target) => target.type === 'page' && target.url.startsWith('file:')); i++) {
+  // On a loaded machine (npm test runs two files at once) Chromium is slow to start: generous waits.
+  for (let i = 0; i < 300 && !targets.some((target) => target.type === 'page'); i++) {
     targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as typeof targets;
-    await new Promise((next) => setTimeout(next, 100));
+    if (!targets.some((target) => target.type === 'page')) await new Promise((next) => setTimeout(next, 100));
   }
   const page = targets.find((target) => target.type === 'page')!;
   const socket = new WebSocket(page.webSocketDebuggerUrl);
@@ -64,8 +65,20 @@ async function openPage(url: string) {
     waiting.set(id, resolve);
     socket.send(JSON.stringify({ id, method, params }));
   });
-  const evaluate = async (expression: string) => (await send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true })).result.value;
-  for (let i = 0; i < 50 && (await evaluate('document.readyState')) !== 'complete'; i++) await new Promise((wait) => setTimeout(wait, 100));
+  // An expression that throws (a context not yet the page's, on a loaded machine) is tried again, for up to 10 s.
+  const evaluate = async (expression: string) => {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
+      if (!answer?.exceptionDetails || attempt >= 100) return answer?.result?.value;
+      await new Promise((wait) => setTimeout(wait, 100));
+    }
+  };
+  // The page is opened here, not on the command line, so that what is evaluated is this page, loaded.
+  await send('Page.enable');
+  await send('Page.navigate', { url });
+  const loaded = () => evaluate(`document.readyState === 'complete' && location.href === ${JSON.stringify(url)}`);
+  for (let i = 0; i < 300 && !(await loaded()); i++) await new Promise((wait) => setTimeout(wait, 100));
+  assert.ok(await loaded(), `Chromium did not load ${url} within 30 s`);
   return {
     evaluate,
     screenshot: async () => Buffer.from((await send('Page.captureScreenshot', { format: 'png' })).data, 'base64'),
