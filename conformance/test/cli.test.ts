@@ -201,6 +201,10 @@ test('a run killed outright is undone from its journal: defaults and settings pu
     assert.is(undone.code, 0, undone.stdout + undone.stderr);
     assert.match(undone.stdout, /done: restore the organization's settings defaults/);
     assert.is(snapshot(), before);
+    // The killed run held the server's lease: --undo released it, so no other run waits for it.
+    assert.match(undone.stdout, /done: release the server's lease/);
+    const admin = realm.usersByEmail.get(reference.fixture.profile.admin)!;
+    assert.equal([...admin.drafts.values()].filter((draft) => draft.content.startsWith('teamchat-conformance lease:')), []);
   } finally {
     await reference.close();
   }

@@ -113,7 +113,7 @@ export function selfTests(part: SelfTestPart): void {
     const dialect = part === 'levels-zulip' ? 'zulip' : 'alternate';
     for (const level of BOUNDARY_LEVELS) {
       test(`the suite passes against the reference at feature level ${level}, ${dialect} dialect`, async () => {
-        const report = await suiteAgainstReference({ featureLevel: level, dialect }, 3);
+        const report = await suiteAgainstReference({ featureLevel: level, dialect }, 2);
         assert.equal(notPassing(report), []);
         assert.is(report.feature_level, level);
         assert.ok(report.summary.pass > 0);
