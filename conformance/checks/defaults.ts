@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import type { ParamList } from '../run/client.js';
 import { check, expect, modelRun, refused, refusedExactly, sharing, succeeded, Skip, type Check, type Context } from '../run/harness.js';
+import { sameJson } from '../run/shape.js';
 import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 type Kind =
@@ -333,7 +334,7 @@ const decisionChecks: Check[] = [
         const events = await pollEvents(context, 'other', queue, (seen) => seen.length > 0);
         const expected = before === value ? [] : [{ type: 'realm_user_settings_defaults', op: 'update', property: name, value }];
         const seen = events.map(({ id: _id, ...event }) => event);
-        expect(JSON.stringify(seen) === JSON.stringify(expected), `events ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+        expect(sameJson(seen, expected), `events ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
       } finally {
         await queue.remove();
       }

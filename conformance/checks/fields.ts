@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { ParamList, Response } from '../run/client.js';
 import { check, expect, modelRun, refused, refusedExactly, sharing, succeeded, Skip, type Check, type Context } from '../run/harness.js';
-import { SHAPES } from '../run/shape.js';
+import { sameJson, SHAPES } from '../run/shape.js';
 import { pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 interface Listed {
@@ -205,7 +205,7 @@ const mustChecks: Check[] = [
       try {
         const body = succeeded(response, `a List of options with ${JSON.stringify(data)}`);
         const field = made.find((candidate) => candidate.id === body.id);
-        expect(field && JSON.stringify(fieldData(field)) === JSON.stringify(data), `the List of options ${JSON.stringify(data)} is listed with field_data ${JSON.stringify(field?.field_data)}`);
+        expect(field && sameJson(fieldData(field), data), `the List of options ${JSON.stringify(data)} is listed with field_data ${JSON.stringify(field?.field_data)}`);
       } finally {
         await removeFields(context, made.map((field) => field.id));
       }
@@ -342,7 +342,7 @@ const decisionChecks: Check[] = [
         const external = await create(context, { name: fieldName(context), field_type: EXTERNAL_ACCOUNT, field_data: { subtype } });
         made.push(...external.made.map((field) => field.id));
         succeeded(external.response, `an External account of subtype ${subtype}`);
-        expect(JSON.stringify(fieldData(external.made[0]!)) === JSON.stringify({ subtype }), `listed with field_data ${JSON.stringify(external.made[0]?.field_data)}`);
+        expect(sameJson(fieldData(external.made[0]!), { subtype }), `listed with field_data ${JSON.stringify(external.made[0]?.field_data)}`);
       }
       const text = await create(context, { name: fieldName(context), field_type: 1, field_data: { ignored: 'yes' } });
       made.push(...text.made.map((field) => field.id));
@@ -391,7 +391,7 @@ const decisionChecks: Check[] = [
       const defaults = field && field.hint === '' && (context.level < 244 || field.required === false) && (context.level < 296 || field.editable_by_user === true);
       expect(JSON.stringify(Object.keys(field).sort()) === JSON.stringify(keys) && field.field_data === '' && field.order === id && defaults, `the new field is listed as ${JSON.stringify(field)}; expected the keys ${keys.join(', ')}, field_data "" and order ${id}, hint "", required false and editable_by_user true where the level has them`);
       const [event] = await pollEvents(context, 'other', queue, (seen) => seen.length > 0);
-      expect(event?.type === 'custom_profile_fields' && JSON.stringify(event.fields) === JSON.stringify(list), `the event is ${JSON.stringify(event)}; expected {type: "custom_profile_fields", fields: the whole list}`);
+      expect(event?.type === 'custom_profile_fields' && sameJson(event.fields, list), `the event is ${JSON.stringify(event)}; expected {type: "custom_profile_fields", fields: the whole list}`);
     } finally {
       await removeFields(context, made);
       await queue.remove();

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { ParamList, Response, Role } from '../run/client.js';
 import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
-import { SHAPES } from '../run/shape.js';
+import { canonical, SHAPES } from '../run/shape.js';
 import { characterLength, text, topicText } from './generators.js';
 import { due, deliveryProperty } from './deliveries.js';
 import { advanceClock, createChannel, messagesAfter, pollEvents, readConversation, registerQueue, targetNow, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';
@@ -1012,11 +1012,6 @@ const decisionChecks: Check[] = [
     }, context.runsAtMost(5));
   }, ['events']),
 ];
-
-/** JSON with object keys sorted, to compare objects whatever order a server writes their keys in. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, item) => (item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b))) : item));
-}
 
 function firstCharacters(value: string, count: number): string {
   return Array.from(value).slice(0, count).join('');

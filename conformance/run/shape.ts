@@ -11,6 +11,14 @@ export type Shape =
 
 const isOneOf = (shape: Shape): shape is { readonly oneOf: readonly Shape[] } => typeof shape === 'object' && !Array.isArray(shape) && Array.isArray((shape as { oneOf?: unknown }).oneOf);
 
+/** JSON with object keys sorted, to compare objects whatever order a server writes their keys in. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item) => (item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : item));
+}
+
+/** Whether two JSON values are the same structure: the same keys and values, whatever their key order. */
+export const sameJson = (a: unknown, b: unknown) => canonical(a) === canonical(b);
+
 export function describeShape(shape: Shape): string {
   if (typeof shape === 'string') return shape === 'integer' ? 'an integer' : shape === 'any' ? 'a value' : `a ${shape}`;
   if (Array.isArray(shape)) return `a list of ${describeShape(shape[0]!).replace(/^an? /, '')}s`;

@@ -130,6 +130,31 @@ test('emoji.name-case-ignored fails a server that refuses another case of a name
   });
 });
 
+test('a server that writes the keys of its objects in another order passes the rules that compare objects (structures, not serializations)', async () => {
+  await withReference({}, async (reference) => {
+    const reversed = (value: unknown): unknown => Array.isArray(value) ? value.map(reversed)
+      : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).reverse().map(([key, item]) => [key, reversed(item)])) : value;
+    // Every JSON answer with its keys in the reverse order, the envelope's too.
+    const server = await proxy(reference.url, async (_req, res, forward) => {
+      const answer = await forward();
+      let body = answer.body;
+      try {
+        body = JSON.stringify(reversed(JSON.parse(answer.body)));
+      } catch {
+        // Not JSON: as it was.
+      }
+      reply(res, answer, body);
+    });
+    try {
+      const report = await check(reference, 'event-shape', { via: server, decisions: true, runs: 3 });
+      assert.ok(report.rules.length >= 4, report.rules.map((rule) => rule.id).join());
+      assert.equal(report.rules.filter((rule) => rule.status !== 'pass' && rule.status !== 'skip').map((rule) => `${rule.id}: ${rule.message.slice(0, 300)}`), []);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 test('a malformed answer fails the rule that reads it, saying what was malformed, rather than ending it in error', async () => {
   await withReference({}, async (reference) => {
     // GET /drafts lists every draft with `to: null`.
