@@ -569,8 +569,9 @@ export const RULES = [
     title: 'An upload with no file part, two file parts, or a body that is not multipart is refused and stores nothing.',
   },
   {
-    id: 'emoji.images-only', section: 'Endpoints 8 (Body: image or gif)', severity: 'must', since: 1,
+    id: 'emoji.images-only', section: 'Endpoints 8 (Body: image or gif; a refusal of other bytes: not shown)', severity: 'decision', since: 1,
     title: 'A file whose bytes are not an image (text, or a truncated image) is refused, whatever type its part declares, and stores nothing.',
+    why: 'The spec says the body carries "the image file (image or gif)" and shows none of this endpoint\'s errors: a server that stores what it cannot show keeps every stated rule. Zulip refuses bytes it cannot decode ("Invalid image format").',
   },
   {
     id: 'emoji.size-limit', section: 'Limits: Custom emoji file size', severity: 'must', since: 1,
