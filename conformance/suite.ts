@@ -123,7 +123,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   const prefix = runPrefix();
   const cleanup = new Cleanup(client, options.journal ? new Journal(options.journal, prefix, options.target) : null);
   // The lease and its witness use a client of their own: their requests stay out of the checks' records.
-  const coordination = options.embedded ? null : new Client(options.target, options.credentials, { rate: 0, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs, history: 0 });
+  const coordination = options.embedded ? null : new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs, history: 0 });
   const requests = () => client.count + (coordination?.count ?? 0);
   options.requestCount?.(requests);
   let lease: Lease | null = null;
@@ -174,7 +174,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     const shared = order.filter((check) => sharesState(check) && applicability(ruleById(check.rule)!, check, probe!, options) === null);
     const needsLease = new Set(shared);
     if (coordination && shared.length > 0) {
-      lease = new Lease(coordination, prefix.replace(/^tcc/, 'tcc-'), cleanup, { ttl: options.lease?.ttl ?? DEFAULT_LEASE_TTL, wait: options.lease?.wait ?? DEFAULT_LEASE_WAIT, onWait: options.onWait });
+      lease = new Lease(coordination, prefix.replace(/^tcc/, 'tcc-'), cleanup, { ttl: options.lease?.ttl ?? DEFAULT_LEASE_TTL, wait: options.lease?.wait ?? DEFAULT_LEASE_WAIT, onWait: options.onWait, interrupted: options.interrupted });
       try {
         await lease.claim();
       } catch (error) {
@@ -221,7 +221,8 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
         else {
           sharedDone = true;
           await lease!.release();
-          for (const check of shared) {
+          // An interrupted run reports only what it checked, as it does for the rules it never reached.
+          for (const check of options.interrupted?.() ? [] : shared) {
             // Not retried: a retry would run it without the lease.
             const result = leaseError(check, reason);
             results.push(result);

@@ -74,6 +74,8 @@ export interface LeaseOptions {
   readonly wait: number;
   /** Told while the run waits. */
   readonly onWait?: (text: string) => void;
+  /** Whether the run was interrupted (Ctrl-C): then it waits no more. */
+  readonly interrupted?: () => boolean;
 }
 
 export class Lease {
@@ -205,6 +207,7 @@ export class Lease {
       }
       if (!this.waited.for.includes(holder.run)) this.waited.for.push(holder.run);
       const seconds = Math.round((performance.now() - started) / 1000);
+      if (this.options.interrupted?.()) return `the run was interrupted while another run (${holder.run}) held the server's lease`;
       if (seconds >= this.options.wait) {
         this.waited.seconds += seconds;
         return `another run (${holder.run}) held the server's lease for ${seconds} s, the longest this run waits (--lease-wait ${this.options.wait})`;
