@@ -9,7 +9,8 @@ import { fetchState, recentMessages, send, type PreparedOperation, type SpecOper
 
 
 /** The operations a server at the target's level has. */
-const present = (context: Context, operations: readonly SpecOperation[]) => operations.filter((operation) => context.level >= operation.since);
+/** The operations the target has, and whose requests the run can observe and undo there. */
+const present = (context: Context, operations: readonly SpecOperation[]) => operations.filter((operation) => context.level >= operation.since && !(operation.needs ?? []).some((capability) => context.probe.missing[capability]));
 
 /** Runs `use` on a freshly prepared operation and undoes what it made, whatever happens. */
 async function withPrepared<T>(context: Context, operation: SpecOperation, use: (prepared: PreparedOperation) => Promise<T>): Promise<T> {

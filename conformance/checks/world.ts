@@ -2,7 +2,7 @@
 // event queues. Below every area module; no area imports another.
 
 import type { Caller, ParamList, Role } from '../run/client.js';
-import { expect, succeeded, type Context } from '../run/harness.js';
+import { expect, succeeded, type Capability, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
 
 export interface Channel {
@@ -146,6 +146,11 @@ export interface SpecOperation {
   readonly adminOnly?: boolean;
   /** The level from which its success responses list unsupported parameters, where earlier than 167 (spec "Versioning"). */
   readonly ignoredParametersSince?: number;
+  /**
+   * What of the target the set-up needs to observe and undo a request (a listing, a deletion):
+   * where the target lacks it, the rules of every operation leave this one out.
+   */
+  readonly needs?: readonly Capability[];
   /** Sets up one request the spec makes valid, and, where it can, one the spec refuses. */
   prepare(context: Context): Promise<PreparedOperation>;
 }

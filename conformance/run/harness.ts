@@ -71,7 +71,7 @@ export class NotConfigured extends Skip {}
  * delivered (by the reference clock, or on real time); `reference-clock`: time can be moved with
  * the worker down, so that a delivery is late.
  */
-export type Capability = 'events' | 'deliveries' | 'reference-clock' | 'channel' | 'create-users';
+export type Capability = 'events' | 'deliveries' | 'reference-clock' | 'channel' | 'create-users' | 'reminder-listing' | 'reminder-deletion';
 
 /** How the run sees deliveries (deliveries.ts): by moving the reference clock, on real time, or not at all. */
 export interface DeliveryState {

@@ -95,6 +95,19 @@ export async function probeTarget(client: Client, options: ProbeOptions): Promis
   if (!options.createUsers) missing['create-users'] = 'creating users was not allowed (users cannot be deleted): pass --create-users to check this';
   else if (settings.body.reference_api_keys !== true) missing['create-users'] = 'the target offers no way to act as a user the run creates (server_settings.reference_api_keys)';
 
+  // Reminders can be created from level 381; Zulip lists and deletes them only from a later level.
+  // What the target has is asked, not assumed from its level.
+  if (level >= 381) {
+    const listing = await unreachable('GET /reminders', () => client.call('member', 'GET', '/reminders'));
+    if (!(succeededEnough(listing) && Array.isArray(listing.body.reminders))) {
+      missing['reminder-listing'] = `the target lists no reminders (GET /reminders answered ${listing.status}${listing.body === null ? ', not JSON' : ''}): Zulip lists them only from a level above 384`;
+    }
+    const deletion = await unreachable('DELETE /reminders/{id}', () => client.call('member', 'DELETE', '/reminders/2000000000'));
+    if (deletion.body === null || typeof deletion.body !== 'object' || deletion.status === 405) {
+      missing['reminder-deletion'] = `the target deletes no reminders (DELETE /reminders/2000000000 answered ${deletion.status}${deletion.body === null ? ', not JSON' : ''}): Zulip deletes them only from a level above 384`;
+    }
+  }
+
   const subscriptions = await unreachable('GET /users/me/subscriptions', () => client.call('member', 'GET', '/users/me/subscriptions'));
   const memberChannels = succeededEnough(subscriptions) && Array.isArray(subscriptions.body.subscriptions)
     ? (subscriptions.body.subscriptions as Array<{ stream_id: number; name: string }>).filter((sub) => Number.isInteger(sub?.stream_id)).map((sub) => ({ id: sub.stream_id, name: sub.name }))

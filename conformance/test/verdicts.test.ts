@@ -155,6 +155,37 @@ test('a server that writes the keys of its objects in another order passes the r
   });
 });
 
+test('a target that creates reminders but neither lists nor deletes them (Zulip at 384): no must rule fails for it, and the reminders left are named', async () => {
+  await withReference({ featureLevel: 384 }, async (reference) => {
+    // As Zulip 11.0-dev at level 384: GET /reminders is 405, DELETE /reminders/{id} is Django's HTML 404.
+    const server = await proxy(reference.url, async (req, res, forward) => {
+      if (req.method === 'GET' && /^\/api\/v1\/reminders(\?|$)/.test(req.url ?? '')) {
+        res.writeHead(405, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' }));
+        return;
+      }
+      if (req.method === 'DELETE' && /^\/api\/v1\/reminders\//.test(req.url ?? '')) {
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1><p>The requested resource was not found on this server.</p>');
+        return;
+      }
+      reply(res, await forward());
+    });
+    try {
+      const musts = await check(reference, 'general.*', { via: server, runs: 2 });
+      const reminders = await check(reference, 'reminders.*', { via: server, runs: 2, decisions: true });
+      const notPassing = [...musts.rules, ...reminders.rules].filter((rule) => rule.severity === 'must' && rule.status !== 'pass' && rule.status !== 'skip');
+      assert.equal(notPassing.map((rule) => `${rule.id}: ${rule.status} ${rule.message.slice(0, 300)}`), []);
+      assert.is(statusOf(reminders, 'reminders.create-returns-id')?.status, 'pass');
+      const listing = statusOf(reminders, 'reminders.listing-shape')!;
+      assert.is(listing.status, 'skip');
+      assert.match(listing.message, /lists no reminders \(GET \/reminders answered 405\)/);
+      assert.equal([...musts.cleanup.problems, ...reminders.cleanup.problems], []);
+      assert.ok(reminders.cleanup.left!.some((what) => /reminders of member's, scheduled \(the target deletes no reminders/.test(what)), JSON.stringify(reminders.cleanup.left));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 test('a malformed answer fails the rule that reads it, saying what was malformed, rather than ending it in error', async () => {
   await withReference({}, async (reference) => {
     // GET /drafts lists every draft with `to: null`.
