@@ -202,7 +202,10 @@ export class Context {
     const { startMessageId, users } = this.probe;
     const profile = new Set(Object.values(users).map((user) => user.id));
     const noted = new Set(this.runMessages);
-    const made = (message: any) => noted.has(message.id) || (startMessageId !== null && message.id > startMessageId && !profile.has(message.sender_id));
+    // The run's own (noted, or carrying its token: a scheduled message a worker sent in a profile
+    // user's name), and what a bot sent the profile's users since the run began.
+    const made = (message: any) => noted.has(message.id) || String(message.content ?? '').includes(this.prefix)
+      || (startMessageId !== null && message.id > startMessageId && !profile.has(message.sender_id));
     const changes = [['remove', 'starred', true], ['remove', 'collapsed', true], ['add', 'read', false]] as const;
     for (const as of ['admin', 'member', 'other'] as const) {
       const listed = await this.call(as, 'GET', '/messages', { anchor: 'newest', num_before: 1000, num_after: 0, apply_markdown: false });
