@@ -20,6 +20,7 @@ import { consoleSummary } from './report/console.js';
 import { exitCode, type Report } from './report/json.js';
 import { MergeError, mergeReports } from './report/merge.js';
 import { releaseEveryClaim } from './run/lease.js';
+import { putBackPersonalFlags } from './run/personal-flags.js';
 import { parseShard } from './run/shard.js';
 import { junit } from './report/junit.js';
 import { runSuite, SUITE_VERSION, type Expectations } from './suite.js';
@@ -445,6 +446,7 @@ async function undo(file: string, given: string | undefined, profile: Profile, r
     for (const { what, request } of journal.pending) {
       const before = cleanup.problems.length;
       await cleanup.now(what, async () => {
+        if ('personalFlags' in request) return putBackPersonalFlags(client, request.personalFlags);
         const response = await client.call(request.as, request.method, request.path, request.params);
         // A DELETE of what is gone already (a lease claim released, a swept object) has had its effect.
         if (request.method === 'DELETE' && response.status === 404) return;

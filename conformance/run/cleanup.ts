@@ -5,6 +5,7 @@
 
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ParamList, Role } from './client.js';
+import type { PersonalFlags } from './personal-flags.js';
 
 /** A request that puts something back, as the journal keeps it. */
 export interface PutBack {
@@ -14,9 +15,12 @@ export interface PutBack {
   readonly params: ParamList;
 }
 
+/** What the journal keeps of a step: a request, or the put-back of the run's personal flags (personal-flags.ts). */
+export type JournalStep = PutBack | { readonly personalFlags: PersonalFlags };
+
 export type JournalLine =
   | { readonly run: string; readonly target: string; readonly started: string }
-  | { readonly step: number; readonly what: string; readonly request: PutBack }
+  | { readonly step: number; readonly what: string; readonly request: JournalStep }
   | { readonly done: number }
   | { readonly finished: string };
 
@@ -28,7 +32,7 @@ export class Journal {
     writeFileSync(path, JSON.stringify({ run, target, started: new Date().toISOString() }) + '\n');
   }
 
-  step(what: string, request: PutBack): number {
+  step(what: string, request: JournalStep): number {
     this.write({ step: ++this.steps, what, request });
     return this.steps;
   }
@@ -39,17 +43,17 @@ export class Journal {
 }
 
 /** What a journal says is left to put back, the last change first, and which run wrote it. */
-export function pendingIn(path: string): { run: string; target: string; pending: Array<{ what: string; request: PutBack }>; finished: boolean } {
+export function pendingIn(path: string): { run: string; target: string; pending: Array<{ what: string; request: JournalStep }>; finished: boolean } {
   const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, any>);
   const head = lines[0];
   if (!head || typeof head.run !== 'string') throw new Error(`${path} is not a journal of teamchat-conformance`);
   const done = new Set(lines.filter((line) => typeof line.done === 'number').map((line) => line.done));
-  const pending = lines.filter((line) => typeof line.step === 'number' && !done.has(line.step)).map((line) => ({ what: line.what, request: line.request as PutBack })).reverse();
+  const pending = lines.filter((line) => typeof line.step === 'number' && !done.has(line.step)).map((line) => ({ what: line.what, request: line.request as JournalStep })).reverse();
   return { run: head.run, target: head.target, pending, finished: lines.some((line) => typeof line.finished === 'string') };
 }
 
 export class Cleanup {
-  private readonly steps: Array<{ what: string; run: () => Promise<unknown>; request?: PutBack }> = [];
+  private readonly steps: Array<{ what: string; run: () => Promise<unknown>; request?: JournalStep }> = [];
   readonly problems: string[] = [];
 
   /** The client, told while a step runs, so that it may retry a DELETE as it retries a GET. */
@@ -62,7 +66,7 @@ export class Cleanup {
    * Registers a step for the end of the run; the last registered runs first. A step that puts
    * back a change made through the API says so by its request, which the journal keeps.
    */
-  atEnd(what: string, run: () => Promise<unknown>, request?: PutBack): { now: () => Promise<void> } {
+  atEnd(what: string, run: () => Promise<unknown>, request?: JournalStep): { now: () => Promise<void> } {
     const step = request && this.journal?.step(what, request);
     const entry = { what, request, run: step ? async () => {
       await run();
@@ -97,7 +101,7 @@ export class Cleanup {
   /** Runs now, the last registered first, the steps whose put-back request is of these (the shared state's, before the lease is released). */
   async runNow(matches: (request: PutBack) => boolean): Promise<void> {
     for (const entry of [...this.steps].reverse()) {
-      if (!entry.request || !matches(entry.request)) continue;
+      if (!entry.request || !('path' in entry.request) || !matches(entry.request)) continue;
       this.steps.splice(this.steps.indexOf(entry), 1);
       await this.now(entry.what, entry.run);
     }

@@ -8,6 +8,7 @@ import { Client, HarnessError, ServerError, TransientError, curlLine, type Calle
 import type { Cleanup, PutBack } from './cleanup.js';
 import type { Probe } from './probe.js';
 import { mismatch, type Shape } from './shape.js';
+import { putBackPersonalFlags, type PersonalFlags } from './personal-flags.js';
 import type { Witness } from './witness.js';
 import { specAnchor } from '../spec.js';
 
@@ -187,39 +188,11 @@ export class Context {
   noteMessage(id?: number): void {
     if (this.runMessages === null) {
       this.runMessages = [];
-      this.cleanup.atEnd('put back the personal flags on the run\'s messages', () => this.putBackPersonalFlags());
+      const flags: PersonalFlags = { prefix: this.prefix, startMessageId: this.probe.startMessageId, profile: Object.values(this.probe.users).map((user) => user.id) };
+      // Journaled, so that --undo puts them back after a run killed outright.
+      this.cleanup.atEnd('put back the personal flags on the run\'s messages', () => putBackPersonalFlags(this.client, flags, new Set(this.runMessages)), { personalFlags: flags });
     }
     if (id !== undefined) this.runMessages.push(id);
-  }
-
-  /**
-   * Each user's copy of the run's messages (what the run sent, and what a bot sent the profile's
-   * users since the run began: delivered reminders, notices of failed scheduled messages), as
-   * GET /messages lists the user's own, with only the flags that differ changed back. A message
-   * the user never received is left alone: flagging it would give them a history row.
-   */
-  private async putBackPersonalFlags(): Promise<void> {
-    const { startMessageId, users } = this.probe;
-    const profile = new Set(Object.values(users).map((user) => user.id));
-    const noted = new Set(this.runMessages);
-    // The run's own (noted, or carrying its token: a scheduled message a worker sent in a profile
-    // user's name), and what a bot sent the profile's users since the run began.
-    const made = (message: any) => noted.has(message.id) || String(message.content ?? '').includes(this.prefix)
-      || (startMessageId !== null && message.id > startMessageId && !profile.has(message.sender_id));
-    const changes = [['remove', 'starred', true], ['remove', 'collapsed', true], ['add', 'read', false]] as const;
-    for (const as of ['admin', 'member', 'other'] as const) {
-      const listed = await this.call(as, 'GET', '/messages', { anchor: 'newest', num_before: 1000, num_after: 0, apply_markdown: false });
-      const messages: unknown = listed.body?.messages;
-      if (!Array.isArray(messages)) throw new Error(`GET /messages as ${as}: ${listed.status} ${listed.text.slice(0, 200)}`);
-      const copies = messages.filter((message) => Number.isInteger(message?.id) && Array.isArray(message.flags) && made(message));
-      for (const [op, flag, whenSet] of changes) {
-        const ids = copies.filter((message) => message.flags.includes(flag) === whenSet).map((message) => message.id as number);
-        for (let at = 0; at < ids.length; at += 500) {
-          const response = await this.call(as, 'POST', '/messages/flags', { messages: ids.slice(at, at + 500), op, flag });
-          if (response.body?.result !== 'success') throw new Error(`${op} ${flag} as ${as} on ${ids.length} messages: ${response.status} ${response.text.slice(0, 200)}`);
-        }
-      }
-    }
   }
 
   /** At the end of the run, puts a change back with this request; the journal keeps it until then. */

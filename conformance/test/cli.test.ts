@@ -8,6 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startReference } from '../../reference/server.js';
 import { readFixture, targetProfile } from '../../reference/fixture.js';
+import { FLAG_BITS } from '../../reference/model.js';
 import { proxy, reply } from './helpers.js';
 
 const main = new URL('../main.js', import.meta.url).pathname;
@@ -205,6 +206,42 @@ test('a run killed outright is undone from its journal: defaults and settings pu
     assert.match(undone.stdout, /done: release the server's lease/);
     const admin = realm.usersByEmail.get(reference.fixture.profile.admin)!;
     assert.equal([...admin.drafts.values()].filter((draft) => draft.content.startsWith('teamchat-conformance lease:')), []);
+  } finally {
+    await reference.close();
+  }
+});
+
+test('a run killed while it starred and unread messages: --undo puts the personal flags back from its journal', async () => {
+  const reference = await startReference({ port: 0 });
+  const { realm } = reference;
+  const fixture = readFixture();
+  const profileUsers = [fixture.profile.admin, fixture.profile.member, fixture.profile.other].map((email) => realm.usersByEmail.get(email)!);
+  const firstMessage = realm.lastMessageId();
+  const astray = () => [...realm.messages.values()].filter((message) => message.id > firstMessage).flatMap((message) => profileUsers
+    .filter((user) => message.userFlags.has(user.id) && (message.userFlags.get(user.id)! & (FLAG_BITS.starred | FLAG_BITS.collapsed | FLAG_BITS.read)) !== FLAG_BITS.read)
+    .map((user) => `${user.email} on message ${message.id}`));
+  const profilePath = join(directory, 'flags-killed.json');
+  writeFileSync(profilePath, JSON.stringify(targetProfile(reference.fixture, reference.url)));
+  const journal = join(directory, 'flags-killed.journal.jsonl');
+  try {
+    const child = spawn(process.execPath, [main, '--profile', profilePath, '--only', 'flags.*', '--runs', '20', '--journal', journal]);
+    const closed = new Promise((resolve) => child.once('close', resolve));
+    const deadline = Date.now() + 30_000;
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if ((astray().length > 0 && existsSync(journal) && readFileSync(journal, 'utf8').includes('"personalFlags"')) || Date.now() > deadline) {
+          clearInterval(timer);
+          child.kill('SIGKILL');
+          resolve();
+        }
+      }, 5);
+    });
+    await closed;
+    assert.ok(astray().length > 0, 'the killed run left flags changed');
+    const undone = await run(['--profile', profilePath, '--undo', journal]);
+    assert.is(undone.code, 0, undone.stdout + undone.stderr);
+    assert.match(undone.stdout, /done: put back the personal flags on the run's messages/);
+    assert.equal(astray(), []);
   } finally {
     await reference.close();
   }
