@@ -533,9 +533,9 @@ export const RULES = [
     alternate: 'Its own words ("Reminder: …" with the message\'s link); a reminder found over five minutes late fails.',
   },
   {
-    id: 'reminders.listing-shape', section: 'Resources: Reminder (Zulip GET /reminders)', severity: 'decision', since: 381,
+    id: 'reminders.listing-shape', section: 'Resources: Reminder (Zulip GET /reminders)', severity: 'decision', since: 399,
     title: 'GET /reminders lists the user\'s undelivered reminders by time, each {reminder_id, type:"private", to:[user], content, rendered_content, scheduled_delivery_timestamp, failed, reminder_target_message_id}; reminders events are {op:"add", reminders} and {op:"remove", reminder_id}; a missing or another user\'s reminder is 404 "Reminder does not exist".',
-    why: 'Listing and deleting reminders are Zulip endpoints outside the spec, and event payloads are not shown.',
+    why: 'Listing and deleting reminders are Zulip endpoints outside the spec (from level 399, with the reminders events), and event payloads are not shown.',
     alternate: 'Newest first, {reminder_id, message_id, scheduled_delivery_timestamp, note, failed}; events {op:"created", reminder} and {op:"deleted", reminder_ids}; another user\'s reminder is 403.',
   },
 

@@ -131,7 +131,10 @@ const STATE: Record<string, StateFetcher> = {
   drafts: (_realm, user) => ({ drafts: draftsByEditTime(user).reverse().slice(0, 1000).map(draftDict) }),
   realm_user_settings_defaults: (realm) => (realm.featureLevel >= 95 ? { realm_user_settings_defaults: realmUserSettingsDefaultsState(realm) } : {}),
   realm_emoji: (realm) => ({ realm_emoji: realmEmojiDict(realm) }),
-  reminders: (realm, user) => (has(realm.featureLevel, 'reminders') ? { reminders: remindersOf(realm, user).map((reminder) => reminderDict(realm, reminder)), max_reminder_note_length: 1000 } : {}),
+  reminders: (realm, user) => ({
+    ...(has(realm.featureLevel, 'remindersListed') ? { reminders: remindersOf(realm, user).map((reminder) => reminderDict(realm, reminder)) } : {}),
+    ...(has(realm.featureLevel, 'reminderNote') ? { max_reminder_note_length: 1000 } : {}),
+  }),
   custom_profile_fields: (realm) => ({ custom_profile_fields: profileFieldsInOrder(realm).map((field) => profileFieldDict(realm, field)) }),
   scheduled_messages: (realm, user) =>
     (has(realm.featureLevel, 'deleteScheduledMessage') ? { scheduled_messages: undeliveredScheduledMessages(realm, user).map((scheduled) => scheduledMessageDict(realm, scheduled)) } : {}),

@@ -32,6 +32,8 @@ export const BEHAVIOURS = {
   channelDefaultViewFour: 401,
   /** POST /reminders. */
   reminders: 381,
+  /** GET /reminders, DELETE /reminders/{id}, reminders events and /register's reminders. */
+  remindersListed: 399,
   /** The note of a reminder. */
   reminderNote: 415,
   /** ignored_parameters_unsupported on every success response. */

@@ -18,6 +18,7 @@ const ORACLES = process.env.TEAMCHAT_ORACLES ?? new URL('../../../shared/oracles
 const DESCRIPTIONS = [
   { file: 'zulip-openapi-fl218.yaml', level: 218 },
   { file: 'zulip-openapi-fl378.yaml', level: 378 },
+  { file: 'zulip-openapi-fl384.yaml', level: 384 },
 ];
 
 type Schema = Record<string, any>;
@@ -230,6 +231,7 @@ const UNDOCUMENTED: Record<number, string[]> = {
   // Zulip has this endpoint (zproject/urls.py) but its file did not document it at either level.
   218: ['DELETE /realm/profile_fields/{id} is not in the file'],
   378: ['DELETE /realm/profile_fields/{id} is not in the file'],
+  384: ['DELETE /realm/profile_fields/{id} is not in the file'],
 };
 
 /**
@@ -295,6 +297,12 @@ async function drive(server: TestServer, level: number): Promise<Exchange[]> {
   await call('member', 'PATCH', '/scheduled_messages/999999', { content: 'nothing' });
   await call('member', 'DELETE', `/scheduled_messages/${scheduled.scheduled_message_id}`);
   await call('member', 'POST', '/scheduled_messages', { type: 'stream', to: channel, topic: 'oracle', content: 'past', scheduled_delivery_timestamp: 1 });
+
+  // Reminders, from level 381 (created only: Zulip at 381 to 384 neither lists nor deletes them).
+  if (level >= 381) {
+    await call('member', 'POST', '/reminders', { message_id: sent.id, scheduled_delivery_timestamp: inAnHour });
+    await call('member', 'POST', '/reminders', { message_id: 999999, scheduled_delivery_timestamp: inAnHour });
+  }
 
   // Settings, defaults, profile fields.
   await call('member', 'PATCH', '/settings', { enter_sends: true, no_such_setting: 1 });

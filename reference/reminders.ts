@@ -66,7 +66,7 @@ export function remindersOf(realm: Realm, user: User): Reminder[] {
 }
 
 function sendRemindersEvent(realm: Realm, user: User, op: 'add' | 'remove', reminder: Reminder): void {
-  if (listening(realm, 'reminders', [user.id])) sendEvent(realm, { type: 'reminders', ...realm.dialect.remindersEvent(realm, op, reminder) }, [user.id]);
+  if (has(realm.featureLevel, 'remindersListed') && listening(realm, 'reminders', [user.id])) sendEvent(realm, { type: 'reminders', ...realm.dialect.remindersEvent(realm, op, reminder) }, [user.id]);
 }
 
 // ---- Delivery -------------------------------------------------------------------------------

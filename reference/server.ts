@@ -39,8 +39,8 @@ export const ROUTES: readonly Route[] = [
   { path: api('/realm/emoji'), methods: { GET: emoji.getRealmEmoji } },
   { path: api('/realm/emoji/{emoji_name}'), methods: { POST: emoji.uploadEmoji, DELETE: emoji.deleteEmoji } },
   { path: '/user_avatars/1/emoji/images/{file}', methods: { GET: emoji.serveEmojiImage }, unauthenticated: true },
-  { path: api('/reminders'), methods: { GET: reminders.getReminders, POST: reminders.createReminder }, since: { GET: BEHAVIOURS.reminders, POST: BEHAVIOURS.reminders } },
-  { path: api('/reminders/{reminder_id:int}'), methods: { DELETE: reminders.deleteReminder }, since: { DELETE: BEHAVIOURS.reminders } },
+  { path: api('/reminders'), methods: { GET: reminders.getReminders, POST: reminders.createReminder }, since: { GET: BEHAVIOURS.remindersListed, POST: BEHAVIOURS.reminders } },
+  { path: api('/reminders/{reminder_id:int}'), methods: { DELETE: reminders.deleteReminder }, since: { DELETE: BEHAVIOURS.remindersListed } },
   // ignored_parameters_unsupported was introduced for this one settings operation at level 78.
   { path: api('/settings'), methods: { PATCH: core.updateSettings }, ignoredParametersSince: 78 },
   { path: api('/users/me/subscriptions'), methods: { GET: channels.getSubscriptions, POST: channels.subscribe, DELETE: channels.unsubscribe } },

@@ -100,11 +100,13 @@ export async function probeTarget(client: Client, options: ProbeOptions): Promis
   if (level >= 381) {
     const listing = await unreachable('GET /reminders', () => client.call('member', 'GET', '/reminders'));
     if (!(succeededEnough(listing) && Array.isArray(listing.body.reminders))) {
-      missing['reminder-listing'] = `the target lists no reminders (GET /reminders answered ${listing.status}${listing.body === null ? ', not JSON' : ''}): Zulip lists them only from a level above 384`;
+      missing['reminder-listing'] = `the target lists no reminders (GET /reminders answered ${listing.status}${listing.body === null ? ', not JSON' : ''}): Zulip lists them only from level 399`;
     }
+    // A missing reminder and a missing route can both be a 404: a target that lists no reminders
+    // is taken to delete none (Zulip added both at once).
     const deletion = await unreachable('DELETE /reminders/{id}', () => client.call('member', 'DELETE', '/reminders/2000000000'));
-    if (deletion.body === null || typeof deletion.body !== 'object' || deletion.status === 405) {
-      missing['reminder-deletion'] = `the target deletes no reminders (DELETE /reminders/2000000000 answered ${deletion.status}${deletion.body === null ? ', not JSON' : ''}): Zulip deletes them only from a level above 384`;
+    if (missing['reminder-listing'] || deletion.body === null || typeof deletion.body !== 'object' || deletion.status === 405) {
+      missing['reminder-deletion'] = `the target deletes no reminders (DELETE /reminders/2000000000 answered ${deletion.status}${deletion.body === null ? ', not JSON' : ''}${missing['reminder-listing'] ? ', and it lists none' : ''}): Zulip deletes them only from level 399`;
     }
   }
 

@@ -175,9 +175,9 @@ test('a target that creates reminders but neither lists nor deletes them (Zulip 
       const notPassing = [...musts.rules, ...reminders.rules].filter((rule) => rule.severity === 'must' && rule.status !== 'pass' && rule.status !== 'skip');
       assert.equal(notPassing.map((rule) => `${rule.id}: ${rule.status} ${rule.message.slice(0, 300)}`), []);
       assert.is(statusOf(reminders, 'reminders.create-returns-id')?.status, 'pass');
-      const listing = statusOf(reminders, 'reminders.listing-shape')!;
-      assert.is(listing.status, 'skip');
-      assert.match(listing.message, /lists no reminders \(GET \/reminders answered 405\)/);
+      // The listing is Zulip's from level 399; the parameters' decision still holds without a DELETE to try.
+      assert.is(statusOf(reminders, 'reminders.listing-shape')?.status, 'skip');
+      assert.is(statusOf(reminders, 'reminders.parameters')?.status, 'pass', statusOf(reminders, 'reminders.parameters')?.message);
       assert.equal([...musts.cleanup.problems, ...reminders.cleanup.problems], []);
       assert.ok(reminders.cleanup.left!.some((what) => /reminders of member's, scheduled \(the target deletes no reminders/.test(what)), JSON.stringify(reminders.cleanup.left));
     } finally {
