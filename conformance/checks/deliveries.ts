@@ -157,7 +157,7 @@ async function sentinelArrives(context: Context, latest: number): Promise<string
     if (Date.now() >= deadline) break;
     await sleep(poll);
   }
-  await context.cleanup.now(`delete scheduled message ${id}`, () => context.call('member', 'DELETE', `/scheduled_messages/${id}`));
+  await context.cleanup.request(`delete scheduled message ${id}`, () => context.call('member', 'DELETE', `/scheduled_messages/${id}`));
   return `the target delivered no scheduled message within ${waitSeconds} s of its time (--delivery-wait ${waitSeconds}): its delivery worker is slower, or does not run, so the run's deliveries were not checked`;
 }
 

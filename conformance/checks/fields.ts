@@ -46,7 +46,7 @@ const ours = (context: Context, fields: readonly Listed[]) => fields.filter((fie
 const summaryCount = (fields: readonly Listed[]) => fields.filter((field) => field.display_in_profile_summary === true).length;
 
 async function removeFields(context: Context, ids: readonly number[]): Promise<void> {
-  for (const id of ids) await context.cleanup.now(`delete profile field ${id}`, () => context.call('admin', 'DELETE', `/realm/profile_fields/${id}`));
+  for (const id of ids) await context.cleanup.request(`delete profile field ${id}`, () => context.call('admin', 'DELETE', `/realm/profile_fields/${id}`));
 }
 
 /**

@@ -190,7 +190,7 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
       // Eight in a batch: scattered IDs fall in order by chance once in 40,320 batches.
       const drafts = Array.from({ length: 8 }, (_, n) => ({ type: '', to: [], topic: '', content: `${context.prefix} order ${n}` }));
       const created = succeeded(await context.call('member', 'POST', '/drafts', { drafts }), 'POST /drafts').ids as number[];
-      for (const id of created ?? []) await context.cleanup.now(`delete draft ${id}`, () => context.call('member', 'DELETE', `/drafts/${id}`));
+      for (const id of created ?? []) await context.cleanup.request(`delete draft ${id}`, () => context.call('member', 'DELETE', `/drafts/${id}`));
       expect(ascending(created), `draft IDs of one batch, in order: ${JSON.stringify(created)}`);
       const messages = [await send(context, 'other', [context.probe.users.member.id], `${context.prefix} order 1`), await send(context, 'other', [context.probe.users.member.id], `${context.prefix} order 2`)];
       expect(ascending(messages), `message IDs in the order sent: ${JSON.stringify(messages)}`);
@@ -201,7 +201,7 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
         const body = succeeded(await context.call('member', 'POST', '/scheduled_messages', { type: 'private', to: [context.probe.users.member.id], content: `${context.prefix} order ${n}`, scheduled_delivery_timestamp: at }), 'POST /scheduled_messages');
         scheduled.push(body.scheduled_message_id);
       }
-      for (const id of scheduled) await context.cleanup.now(`delete scheduled message ${id}`, () => context.call('member', 'DELETE', `/scheduled_messages/${id}`));
+      for (const id of scheduled) await context.cleanup.request(`delete scheduled message ${id}`, () => context.call('member', 'DELETE', `/scheduled_messages/${id}`));
       expect(ascending(scheduled), `scheduled message IDs in the order made: ${JSON.stringify(scheduled)}`);
     }),
 

@@ -3,6 +3,7 @@
 // a late one needs the reference clock. The run's reminders are deleted at the end.
 
 import fc from 'fast-check';
+import { cleanedUp } from '../run/cleanup.js';
 import type { Role } from '../run/client.js';
 import { check, expect, refusedExactly, succeeded, type Check, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
@@ -40,11 +41,8 @@ async function remind(context: Context, params: Record<string, unknown>) {
     context.cleanup.leftBehind('reminders of member\'s, scheduled (the target deletes no reminders: each is delivered to member at its time)');
     return response;
   }
-  context.cleanup.atEnd(`delete reminder ${id}`, async () => {
-    const deleted = await context.call('member', 'DELETE', `/reminders/${id}`);
-    // Gone already (delivered, or deleted by its check) is as good as deleted.
-    if (deleted.body?.result !== 'success' && deleted.status !== 404) throw new Error(`DELETE /reminders/${id}: ${deleted.status} ${deleted.text.slice(0, 200)}`);
-  }, { as: 'member', method: 'DELETE', path: `/reminders/${id}`, params: {} });
+  context.cleanup.atEnd(`delete reminder ${id}`, async () => cleanedUp(await context.call('member', 'DELETE', `/reminders/${id}`)),
+    { as: 'member', method: 'DELETE', path: `/reminders/${id}`, params: {} });
   return response;
 }
 
@@ -224,7 +222,7 @@ export const REMINDERS_OPERATIONS: readonly SpecOperation[] = [
         observe: async () => JSON.stringify((await ofOurs()).map((reminder) => reminder.reminder_id).sort((a, b) => a - b)),
         undo: async () => {
           for (const reminder of await ofOurs()) {
-            if (!before.has(reminder.reminder_id)) await context.cleanup.now(`delete reminder ${reminder.reminder_id}`, () => context.call('member', 'DELETE', `/reminders/${reminder.reminder_id}`));
+            if (!before.has(reminder.reminder_id)) await context.cleanup.request(`delete reminder ${reminder.reminder_id}`, () => context.call('member', 'DELETE', `/reminders/${reminder.reminder_id}`));
           }
         },
       };

@@ -139,7 +139,7 @@ async function readBack(context: Context, id: number, as: Role = 'member'): Prom
 }
 
 async function remove(context: Context, id: number, as: Role = 'member'): Promise<void> {
-  await context.cleanup.now(`delete scheduled message ${id}`, () => context.call(as, 'DELETE', `/scheduled_messages/${id}`));
+  await context.cleanup.request(`delete scheduled message ${id}`, () => context.call(as, 'DELETE', `/scheduled_messages/${id}`));
 }
 
 function edit(context: Context, id: number, changes: Edit, as: Role = 'member'): Promise<Response> {

@@ -48,7 +48,7 @@ export async function registerQueue(context: Context, as: Role, eventTypes: stri
   const queue: Queue = {
     id: body.queue_id,
     lastEventId: body.last_event_id ?? -1,
-    remove: () => context.cleanup.now(`delete event queue ${body.queue_id}`, () => context.call(as, 'DELETE', '/events', { queue_id: body.queue_id })),
+    remove: () => context.cleanup.request(`delete event queue ${body.queue_id}`, () => context.call(as, 'DELETE', '/events', { queue_id: body.queue_id })),
   };
   return queue;
 }
@@ -78,7 +78,7 @@ export async function pollEvents(context: Context, as: Role, queue: Queue, done:
 /** Part of the user's state as POST /register gives it; the queue that opens is deleted at once. */
 export async function fetchState(context: Context, as: Caller, types: string[], what = 'POST /register'): Promise<any> {
   const state = succeeded(await context.call(as, 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: types }), what);
-  await context.cleanup.now('delete the probe queue', () => context.call(as, 'DELETE', '/events', { queue_id: state.queue_id }));
+  await context.cleanup.request('delete the probe queue', () => context.call(as, 'DELETE', '/events', { queue_id: state.queue_id }));
   return state;
 }
 

@@ -52,6 +52,17 @@ export function pendingIn(path: string): { run: string; target: string; pending:
   return { run: head.run, target: head.target, pending, finished: lines.some((line) => typeof line.finished === 'string') };
 }
 
+/**
+ * The answer to a cleanup request, looked at: a success, or a refusal in JSON (the object is gone
+ * already: its check deleted it, or it was delivered), is done; anything else (a server error, a
+ * page that is not the API's) is a problem, and the sweep at the end looks for what is left.
+ */
+export function cleanedUp(response: { readonly status: number; readonly body: any; readonly text: string }): void {
+  if (response.body?.result === 'success') return;
+  if (response.status >= 400 && response.status < 500 && response.body !== null && typeof response.body === 'object') return;
+  throw new Error(`${response.status} ${response.text.slice(0, 200)}`);
+}
+
 export class Cleanup {
   private readonly steps: Array<{ what: string; run: () => Promise<unknown>; request?: JournalStep }> = [];
   readonly problems: string[] = [];
@@ -105,6 +116,11 @@ export class Cleanup {
       this.steps.splice(this.steps.indexOf(entry), 1);
       await this.now(entry.what, entry.run);
     }
+  }
+
+  /** Sends a cleanup request now and looks at its answer (cleanedUp); a problem is noted, not thrown. */
+  request(what: string, send: () => Promise<{ readonly status: number; readonly body: any; readonly text: string }>): Promise<void> {
+    return this.now(what, async () => cleanedUp(await send()));
   }
 
   private readonly stays = new Map<string, number>();

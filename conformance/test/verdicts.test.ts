@@ -186,6 +186,24 @@ test('a target that creates reminders but neither lists nor deletes them (Zulip 
   });
 });
 
+test('cleanup looks at its answers: a delete the server answers with an error page is a cleanup problem, never silence', async () => {
+  await withReference({}, async (reference) => {
+    const server = await proxy(reference.url, async (req, res, forward) => {
+      if (req.method === 'DELETE' && /^\/api\/v1\/realm\/profile_fields\//.test(req.url ?? '')) {
+        res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Server Error (500)</h1>');
+        return;
+      }
+      reply(res, await forward());
+    });
+    try {
+      const report = await check(reference, 'fields.create-returns-id', { via: server, runs: 2 });
+      assert.ok(report.cleanup.problems.some((problem) => /^delete profile field \d+: 500 <h1>Server Error/.test(problem)), report.cleanup.problems.join('\n'));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 test('a malformed answer fails the rule that reads it, saying what was malformed, rather than ending it in error', async () => {
   await withReference({}, async (reference) => {
     // GET /drafts lists every draft with `to: null`.
