@@ -37,6 +37,9 @@ async function suiteAgainstReference(options: ReferenceOptions, runs: number, on
 
 const fixture = readFixture();
 
+/** The feature levels of the real Zulip servers the suite has been run against. */
+const EXAMINED_LEVELS = [218, 384];
+
 /** A rule that does not apply at the target's level, or a decision not asked for, is skipped; nothing else may be. */
 const notPassing = (report: Report) => report.rules.filter((rule) => rule.status !== 'pass' && !skippedByDesign(rule)).map((rule) => `${rule.id}: ${rule.status} ${rule.message}`);
 
@@ -111,7 +114,9 @@ export function selfTests(part: SelfTestPart): void {
   }
   if (part === 'levels-zulip' || part === 'levels-alternate') {
     const dialect = part === 'levels-zulip' ? 'zulip' : 'alternate';
-    for (const level of BOUNDARY_LEVELS) {
+    // Each behaviour's edges, and the levels of the real Zulip servers the suite was run against
+    // (218 and 384: the expectations file's), where a false failure would be seen first.
+    for (const level of [...new Set([...BOUNDARY_LEVELS, ...EXAMINED_LEVELS])].sort((a, b) => a - b)) {
       test(`the suite passes against the reference at feature level ${level}, ${dialect} dialect`, async () => {
         const report = await suiteAgainstReference({ featureLevel: level, dialect }, 2);
         assert.equal(notPassing(report), []);
