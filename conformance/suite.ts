@@ -211,8 +211,8 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     try {
       for (const check of order) {
         if (options.interrupted?.()) break;
-        if (needsLease.has(check) && !sharedDone) continue;
-        if (!needsLease.has(check) || !lease) await run(check);
+        // With a lease, the rules of shared state run as one block when it is held.
+        if (!(needsLease.has(check) && lease)) await run(check);
         if (!sharedDone && lease!.mayHoldNow() && (await lease!.tryHold())) await runShared();
       }
       if (!sharedDone && !options.interrupted?.()) {
@@ -282,6 +282,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       note: leaseNote,
       waited_s: lease?.waited.seconds ?? 0,
       waited_for: lease?.waited.for ?? [],
+      held: lease?.heldFrom ? { from: new Date(lease.heldFrom).toISOString(), until: lease.heldUntil ? new Date(lease.heldUntil).toISOString() : null } : null,
     },
     rules: results,
     summary: summarize(results),

@@ -34,7 +34,7 @@ export interface Report {
   shard: { index: number; total: number } | null;
   merged_from?: Array<{ index: number; total: number; run_prefix: string }>;
   /** The server's lease (run/lease.ts): whether it was taken, and how long the run waited for it, for whom. */
-  lease: { note: string | null; waited_s: number; waited_for: string[] } | null;
+  lease: { note: string | null; waited_s: number; waited_for: string[]; held?: { from: string; until: string | null } | null } | null;
 }
 
 export type Outcome = Status | 'xfail';

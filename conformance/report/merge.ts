@@ -51,7 +51,6 @@ export function mergeReports(reports: readonly Report[], files: readonly string[
     duration_ms: Number.isFinite(ended) ? ended - Date.parse(started) : Math.max(...reports.map((report) => report.duration_ms)),
     interrupted: reports.some((report) => report.interrupted),
     started_at: started,
-    feature_level: first.feature_level,
     shard: null,
     merged_from: [...reports].sort((a, b) => a.shard!.index - b.shard!.index).map((report) => ({ ...report.shard!, run_prefix: report.run_prefix })),
     lease: reports.some((report) => report.lease) ? {

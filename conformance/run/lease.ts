@@ -18,7 +18,7 @@
 //   Ctrl-C), by --undo (the journal has each claim) and by --sweep-only (every claim).
 
 import { sleep, type Client, type Role } from './client.js';
-import type { Cleanup } from './cleanup.js';
+import { cleanedUp, type Cleanup } from './cleanup.js';
 
 export const LEASE_USER: Role = 'admin';
 const CLAIM = /^teamchat-conformance lease: run (\S+), ttl (\d+) s, since (\d+|-)$/;
@@ -88,6 +88,9 @@ export class Lease {
   /** Seconds the run waited for another run's lease, and whose. */
   waited = { seconds: 0, for: [] as string[] };
   held = false;
+  /** When the run held the lease, in ms since the epoch: from, and until it released it. */
+  heldFrom: number | null = null;
+  heldUntil: number | null = null;
 
   constructor(
     private readonly client: Client,
@@ -112,14 +115,9 @@ export class Lease {
     const response = await this.client.call(LEASE_USER, 'POST', '/drafts', { drafts: [{ type: '', to: [], topic: '', content }] });
     const id = response.body?.ids?.[0];
     if (response.body?.result !== 'success' || !Number.isInteger(id)) throw new LeaseError(`POST /drafts as ${LEASE_USER} (the lease's claim): ${response.status} ${response.text.slice(0, 200)}`);
-    const step = this.cleanup.atEnd('release the server\'s lease', () => this.deleteClaim(id), { as: LEASE_USER, method: 'DELETE', path: `/drafts/${id}`, params: {} });
+    // Gone already (a sweep, the user) is released all the same: cleanedUp takes a refusal in JSON.
+    const step = this.cleanup.atEnd('release the server\'s lease', async () => cleanedUp(await this.client.call(LEASE_USER, 'DELETE', `/drafts/${id}`)), { as: LEASE_USER, method: 'DELETE', path: `/drafts/${id}`, params: {} });
     this.claims.push({ id, release: step.now });
-  }
-
-  private async deleteClaim(id: number): Promise<void> {
-    const response = await this.client.call(LEASE_USER, 'DELETE', `/drafts/${id}`);
-    // Gone already (a sweep, the user): released all the same.
-    if (response.body?.result !== 'success' && response.status !== 404 && response.body?.code !== 'BAD_REQUEST') throw new Error(`DELETE /drafts/${id}: ${response.status} ${response.text.slice(0, 200)}`);
   }
 
   /** A new claim that keeps the run's `since`, then the old ones deleted: the claim never lapses. */
@@ -165,6 +163,21 @@ export class Lease {
     return (await this.readClaims()).filter((claim) => claim.run === this.run);
   }
 
+  /**
+   * One look at the claims: the run's own is made again if it is gone (it keeps the run's
+   * `since`, so its place), and the run holds the lease if no other live claim comes first.
+   */
+  private async look(): Promise<{ claims: Claim[]; holder: Holder | null }> {
+    const claims = await this.readClaims();
+    if (!claims.some((claim) => claim.run === this.run)) await this.renew();
+    const holder = holderOf(claims, this.live);
+    if (!this.held && (holder === null || holder.run === this.run)) {
+      this.held = true;
+      this.heldFrom = Date.now();
+    }
+    return { claims, holder };
+  }
+
   private lastTry = 0;
 
   /** Whether a look at who holds the lease may be had now: the first claim has settled, and the last look is a second old. */
@@ -176,10 +189,8 @@ export class Lease {
   /** One look: whether the run holds the lease now. */
   async tryHold(): Promise<boolean> {
     this.lastTry = performance.now();
-    const claims = await this.readClaims();
-    const holder = holderOf(claims, this.live);
-    if (claims.some((claim) => claim.run === this.run) && (holder === null || holder.run === this.run)) this.held = true;
-    else if (holder && !this.waited.for.includes(holder.run)) {
+    const { holder } = await this.look();
+    if (!this.held && holder && !this.waited.for.includes(holder.run)) {
       this.waited.for.push(holder.run);
       this.options.onWait?.(`the server's lease is held by run ${holder.run}: the rules of shared state wait for it, the others go on`);
     }
@@ -197,11 +208,8 @@ export class Lease {
     if (settle > 0) await sleep(settle);
     let said = 0;
     for (;;) {
-      const claims = await this.readClaims();
-      if (!claims.some((claim) => claim.run === this.run)) await this.renew();
-      const holder = holderOf(claims, this.live);
-      if (holder === null || holder.run === this.run) {
-        this.held = true;
+      const { claims, holder } = await this.look();
+      if (this.held || holder === null) {
         this.waited.seconds += Math.round((performance.now() - started) / 1000);
         return null;
       }
@@ -222,6 +230,7 @@ export class Lease {
 
   /** Deletes the run's claims: the next run in line holds the lease. */
   async release(): Promise<void> {
+    if (this.held) this.heldUntil = Date.now();
     this.released = true;
     this.held = false;
     if (this.renewal) clearInterval(this.renewal);
