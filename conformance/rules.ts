@@ -211,8 +211,8 @@ export const RULES = [
   },
   {
     id: 'flags.error-texts', section: 'Errors (not shown)', severity: 'decision', since: 1,
-    title: 'Flag errors are HTTP 400 with Zulip\'s texts, checked in Zulip\'s order: "Missing \'messages\' argument", "Invalid flag: \'x\'", "Flag not editable: \'x\'", "Invalid message flag operation: \'x\'".',
-    why: 'Error texts and statuses are not shown; Zulip\'s are used.',
+    title: 'Flag errors are HTTP 400 with Zulip\'s texts, checked in Zulip\'s order: "Missing \'messages\' argument", "Invalid flag: \'x\'", "Flag not editable: \'x\'", "Invalid message flag operation: \'x\'". From level 224, when Zulip stores the channel wildcard as stream_wildcard_mentioned, wildcard_mentioned is an invalid flag.',
+    why: 'Error texts and statuses are not shown; Zulip\'s are used (its flag table at each level).',
     alternate: "HTTP 422 with its own texts, op checked before flag and messages last.",
   },
   {
@@ -353,7 +353,7 @@ export const RULES = [
   },
   {
     id: 'scheduled.delivery', section: 'States and transitions (not shown)', severity: 'decision', since: 173,
-    title: 'At its time, not before, a scheduled message is sent as a message from its sender, with its content and recipient, and leaves the list; messages due together are sent in order of delivery time, then in the order they were made; an edit of it then answers "Scheduled message was already sent".',
+    title: 'At its time, not before, a scheduled message is sent as a message from its sender, with its content and recipient, and leaves the list; the worker wakes each minute, so messages are sent by the minute they come due in, then in the order they were made (above level 415 strictly by delivery time is also accepted: Zulip\'s main branch has since ordered so); an edit of it then answers "Scheduled message was already sent".',
     why: 'How a scheduled message is delivered is not shown; this is what Zulip\'s worker does.',
     alternate: "A delivered message leaves no trace among the scheduled ones: an edit of it then answers that it does not exist.",
   },

@@ -81,6 +81,7 @@ export interface DialectDecisions {
   noticeFailedScheduledMessage(realm: Realm, sender: User, scheduled: ScheduledMessage, reason: string, failedAt: number): void;
   // scheduled.delivery
   forgetDeliveredScheduledMessage(realm: Realm, scheduled: ScheduledMessage): void;
+  deliveryOrder(a: ScheduledMessage, b: ScheduledMessage): number;
 
   // fields.error-texts
   checksFieldTypeFirst(): boolean;
@@ -175,6 +176,7 @@ export const DECIDED_BY: { readonly [Member in keyof DialectDecisions]: Decision
   latestScheduledDeliverySeconds: 'scheduled.late-delivery-fails',
   noticeFailedScheduledMessage: 'scheduled.late-delivery-fails',
   forgetDeliveredScheduledMessage: 'scheduled.delivery',
+  deliveryOrder: 'scheduled.delivery',
   checksFieldTypeFirst: 'fields.error-texts',
   checkSelectHasChoices: 'fields.field-data-rules',
   checkSelectChoiceUnique: 'fields.field-data-rules',

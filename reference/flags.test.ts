@@ -74,11 +74,19 @@ test('over HTTP: the flags response by feature level, and Zulip\'s error texts',
         [{ messages: [1], op: 'x', flag: 'nope' }, "Invalid flag: 'nope'"],
         [{ messages: [1], op: 'x', flag: 'historical' }, "Flag not editable: 'historical'"],
         [{ messages: [1], op: 'x', flag: 'read' }, "Invalid message flag operation: 'x'"],
+        [{ messages: [1], op: 'add', flag: 'wildcard_mentioned' }, "Invalid flag: 'wildcard_mentioned'"],
       ] as const;
       for (const [params, msg] of texts) assert.is((await server.call('member', 'POST', '/messages/flags', params)).body.msg, msg);
     } finally {
       await server.close();
     }
+  }
+  // Before level 224 wildcard_mentioned is a stored flag that cannot be changed.
+  const old = await TestServer.start({ featureLevel: 223 });
+  try {
+    assert.is((await old.call('member', 'POST', '/messages/flags', { messages: [1], op: 'add', flag: 'wildcard_mentioned' })).body.msg, "Flag not editable: 'wildcard_mentioned'");
+  } finally {
+    await old.close();
   }
 });
 

@@ -217,12 +217,12 @@ export function doDeleteScheduledMessage(realm: Realm, sender: User, scheduled: 
 // ---- Delivery -------------------------------------------------------------------------------
 
 /**
- * The delivery worker: sends each due message, oldest first. A message is seen when it comes
+ * The delivery worker: sends each due message in the dialect's order. A message is seen when it comes
  * due, or, if the worker was down then, when it came back; seen too late, it fails, as do
  * messages that can no longer be sent.
  */
 export function deliverScheduledMessages(realm: Realm): void {
-  const due = realm.rules.dueScheduledMessages(realm, realm.clock.now()).sort((a, b) => a.deliveryTimestamp - b.deliveryTimestamp || a.id - b.id);
+  const due = realm.rules.dueScheduledMessages(realm, realm.clock.now()).sort(realm.dialect.deliveryOrder);
   for (const scheduled of due) {
     const sender = realm.users.get(scheduled.senderId)!;
     const seenAt = Math.max(scheduled.deliveryTimestamp, realm.workerDownUntil);

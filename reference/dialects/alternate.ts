@@ -144,6 +144,8 @@ export const alternate: DialectDecisions = {
   forgetDeliveredScheduledMessage(realm, scheduled) {
     realm.scheduledMessages.delete(scheduled.id);
   },
+  // Strictly by delivery time.
+  deliveryOrder: (a, b) => a.deliveryTimestamp - b.deliveryTimestamp || a.id - b.id,
 
   // ---- custom profile fields ----
   checksFieldTypeFirst: () => true,
