@@ -234,7 +234,9 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       await lease?.release();
       // The checks that wait for deliveries go on, also after an interrupt: what they made is put away.
       if (waiting.length > 0 && !options.interrupted?.()) options.onWait?.(`waiting for the run's deliveries (${waiting.length} rules; up to ${context.deliveryState.waitSeconds} s after the last is due)`);
-      const reason = waiting.length === 0 ? null : options.interrupted?.() ? 'the run was interrupted before its deliveries were due' : await context.deliveryState.settle!();
+      // Something else the run made due within its wait (reminders a target cannot delete) is waited for too.
+      const due = waiting.length > 0 || context.deliveryState.latestDue !== null;
+      const reason = !due ? null : options.interrupted?.() ? 'the run was interrupted before its deliveries were due' : await context.deliveryState.settle!();
       for (const { check, deferred } of waiting) await conclude(check, await deferred.finish(reason));
     }
     results.sort((a, b) => position.get(a.id)! - position.get(b.id)!);

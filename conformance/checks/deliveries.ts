@@ -37,6 +37,21 @@ export async function due(context: Context): Promise<Due> {
 }
 
 /**
+ * A time within the run's own delivery wait for something the target cannot delete, so that it
+ * is delivered before the run ends: on real time the end of the run waits for it as for any
+ * delivery. Null where the run cannot wait for deliveries (it then stays, and is named).
+ */
+export async function dueWithinRun(context: Context): Promise<number | null> {
+  const state = context.deliveryState;
+  if (state.mode !== 'real-time') return null;
+  const at = (await targetNow(context)) + state.waitSeconds;
+  state.latestDue = Math.max(state.latestDue ?? at, at);
+  state.settle ??= () => settle(context);
+  context.noteMessage();
+  return at;
+}
+
+/**
  * How many of a user's newest messages to read to find a delivery: on real time the rest of the
  * run's messages arrive between the delivery and its observation.
  */

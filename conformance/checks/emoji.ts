@@ -163,7 +163,7 @@ async function removeEmoji(context: Context, names: readonly string[]): Promise<
   for (const name of names) {
     await context.cleanup.now(`remove emoji ${name}`, async () => {
       const response = await context.call('admin', 'DELETE', emojiPath(name));
-      if (response.body?.result === 'success') context.cleanup.leftBehind('custom emoji, deactivated');
+      if (response.body?.result === 'success') context.cleanup.leftBehind(`custom emoji, deactivated (named with ${context.prefix}; GET /realm/emoji lists them with deactivated: true)`);
     });
   }
 }

@@ -14,11 +14,12 @@ import { proxy, reply, type Proxy } from './helpers.js';
 import { linksToMessage } from '../checks/world.js';
 
 /** The suite against the reference, or against a proxy in front of it. */
-async function check(reference: RunningReference, only: string, options: { via?: Proxy; seed?: number; runs?: number; decisions?: boolean } = {}): Promise<Report> {
+async function check(reference: RunningReference, only: string, options: { via?: Proxy; seed?: number; runs?: number; decisions?: boolean; deliveryWait?: number } = {}): Promise<Report> {
   const profile = targetProfile(reference.fixture, reference.url);
   return runSuite({
     target: options.via?.url ?? reference.url, credentials: profile.users, embedded: true, seed: options.seed ?? 11, runs: options.runs ?? 10, only,
     replayPath: null, decisions: options.decisions ?? false, rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
+    ...(options.deliveryWait === undefined ? {} : { deliveryWait: options.deliveryWait }),
   });
 }
 
@@ -155,20 +156,24 @@ test('a server that writes the keys of its objects in another order passes the r
   });
 });
 
+/** As Zulip 11.0-dev at level 384: GET /reminders is 405, DELETE /reminders/{id} is Django's HTML 404. */
+function remindersOf384(reference: RunningReference): Promise<Proxy> {
+  return proxy(reference.url, async (req, res, forward) => {
+    if (req.method === 'GET' && /^\/api\/v1\/reminders(\?|$)/.test(req.url ?? '')) {
+      res.writeHead(405, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' }));
+      return;
+    }
+    if (req.method === 'DELETE' && /^\/api\/v1\/reminders\//.test(req.url ?? '')) {
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1><p>The requested resource was not found on this server.</p>');
+      return;
+    }
+    reply(res, await forward());
+  });
+}
+
 test('a target that creates reminders but neither lists nor deletes them (Zulip at 384): no must rule fails for it, and the reminders left are named', async () => {
   await withReference({ featureLevel: 384 }, async (reference) => {
-    // As Zulip 11.0-dev at level 384: GET /reminders is 405, DELETE /reminders/{id} is Django's HTML 404.
-    const server = await proxy(reference.url, async (req, res, forward) => {
-      if (req.method === 'GET' && /^\/api\/v1\/reminders(\?|$)/.test(req.url ?? '')) {
-        res.writeHead(405, { 'content-type': 'application/json' }).end(JSON.stringify({ result: 'error', msg: 'Method Not Allowed', code: 'BAD_REQUEST' }));
-        return;
-      }
-      if (req.method === 'DELETE' && /^\/api\/v1\/reminders\//.test(req.url ?? '')) {
-        res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1><p>The requested resource was not found on this server.</p>');
-        return;
-      }
-      reply(res, await forward());
-    });
+    const server = await remindersOf384(reference);
     try {
       const musts = await check(reference, 'general.*', { via: server, runs: 2 });
       const reminders = await check(reference, 'reminders.*', { via: server, runs: 2, decisions: true });
@@ -180,6 +185,22 @@ test('a target that creates reminders but neither lists nor deletes them (Zulip 
       assert.is(statusOf(reminders, 'reminders.parameters')?.status, 'pass', statusOf(reminders, 'reminders.parameters')?.message);
       assert.equal([...musts.cleanup.problems, ...reminders.cleanup.problems], []);
       assert.ok(reminders.cleanup.left!.some((what) => /reminders of member's, scheduled \(the target deletes no reminders/.test(what)), JSON.stringify(reminders.cleanup.left));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+test('on real time, reminders a target cannot delete are made due within the run and delivered before it ends: nothing stays pending', async () => {
+  await withReference({ featureLevel: 384, hideClock: true }, async (reference) => {
+    const server = await remindersOf384(reference);
+    try {
+      const report = await check(reference, 'reminders.create-returns-id', { via: server, runs: 2, deliveryWait: 2 });
+      assert.is(statusOf(report, 'reminders.create-returns-id')?.status, 'pass', statusOf(report, 'reminders.create-returns-id')?.message);
+      assert.equal(report.cleanup.problems, []);
+      assert.ok(!(report.cleanup.left ?? []).some((what) => /reminders/.test(what)), JSON.stringify(report.cleanup.left));
+      // Made with a time within the wait, and delivered: the reference keeps no pending reminder.
+      assert.equal([...reference.realm.reminders.values()].filter((reminder) => !reminder.failed).map((reminder) => reminder.deliveryTimestamp), []);
     } finally {
       await server.close();
     }
