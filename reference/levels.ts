@@ -74,6 +74,12 @@ export function has(level: number, behaviour: Behaviour): boolean {
  * level: no rule of the spec hangs on them, so they are not boundary levels of the self-test.
  */
 export const SHAPES = {
+  /** GET /messages/{id} gives the message object (only raw_content before). */
+  singleMessageObject: 120,
+  /** The narrow operator dm (pm-with before; the old name still works). */
+  dmOperator: 177,
+  /** The narrow operator channel (stream before; the old name still works). */
+  channelOperator: 250,
   /** DELETE /realm/emoji/{name} of a name no active emoji has is a 404 (it was a 400). */
   missingEmojiNotFound: 190,
   /** realm_add_custom_emoji_policy replaces realm_add_emoji_by_admins_only. */

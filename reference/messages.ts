@@ -3,7 +3,7 @@
 
 import { listening, sendEvent } from './events.js';
 import type { Request } from './http.js';
-import { has } from './levels.js';
+import { has, hasShape } from './levels.js';
 import {
   FLAG_BITS, type Channel, type ChannelId, type Message, type MessageId, type Realm, type Recipient, type User, type UserId,
 } from './model.js';
@@ -361,6 +361,7 @@ export function getMessage({ realm, user, params, path }: Request) {
   const applyMarkdown = params.bool('apply_markdown') ?? realm.rules.rendersByDefault();
   params.has('allow_empty_topic_name');
   const message = findAccessibleMessage(realm, user, pathId(path.message_id!));
+  if (!hasShape(realm.featureLevel, 'singleMessageObject')) return { raw_content: message.content };
   return {
     raw_content: message.content,
     message: { ...messageDict(realm, message, applyMarkdown), flags: flagNames(realm, userFlagBits(message, user)) },
@@ -383,7 +384,8 @@ function parseNarrow(value: unknown[] | undefined): NarrowTerm[] {
 /** A filter for one narrow term; channel, topic and direct conversations are what the reference knows. */
 function narrowFilter(realm: Realm, user: User, term: NarrowTerm): (message: Message) => boolean {
   const { operator, operand } = term;
-  if (operator === 'channel' || operator === 'stream') {
+  const named = (old: string, current: string, since: 'dmOperator' | 'channelOperator') => operator === old || (operator === current && hasShape(realm.featureLevel, since));
+  if (named('stream', 'channel', 'channelOperator')) {
     const channel = typeof operand === 'number'
       ? realm.channels.get(operand as ChannelId)
       : [...realm.channels.values()].find((candidate) => candidate.name.toLowerCase() === String(operand).toLowerCase());
@@ -394,7 +396,7 @@ function narrowFilter(realm: Realm, user: User, term: NarrowTerm): (message: Mes
     const topic = String(operand).toLowerCase();
     return (message) => message.recipient.type === 'stream' && message.recipient.topic.toLowerCase() === topic;
   }
-  if (operator === 'dm' || operator === 'pm-with') {
+  if (named('pm-with', 'dm', 'dmOperator')) {
     const given = Array.isArray(operand) ? operand : typeof operand === 'number' ? [operand] : String(operand).split(',');
     const ids = given.map((item) => (typeof item === 'number' ? item : realm.usersByEmail.get(String(item).trim().toLowerCase())?.id));
     if (ids.some((id) => id === undefined || !realm.users.has(id as UserId))) throw new JsonError('Invalid narrow operand: unknown user', 400, 'BAD_NARROW');

@@ -123,6 +123,25 @@ test('message content is rendered as Zulip renders the basics; apply_markdown=fa
   }
 });
 
+test('support endpoints keep Zulip\'s levels: the single-message object from 120, the dm and channel narrow operators from 177 and 250', async () => {
+  for (const [level, object, dm, channel] of [[119, false, false, false], [120, true, false, false], [177, true, true, false], [250, true, true, true]] as const) {
+    const old = await TestServer.start({ featureLevel: level });
+    try {
+      const othello = old.userId('other');
+      const sent = await old.call('member', 'POST', '/messages', { type: 'private', to: [othello], content: 'hello' });
+      const single = await old.call('member', 'GET', `/messages/${sent.body.id}`);
+      assert.is('message' in single.body, object, `level ${level}`);
+      assert.is(single.body.raw_content, 'hello');
+      for (const [operator, operand, present] of [['dm', [othello], dm], ['pm-with', [othello], true], ['channel', 'Verona', channel], ['stream', 'Verona', true]] as const) {
+        const read = await old.call('member', 'GET', '/messages', { narrow: [{ operator, operand }], anchor: 'newest', num_before: 5, num_after: 0 });
+        assert.is(read.status === 200, present, `level ${level}, ${operator}: ${JSON.stringify(read.body)}`);
+      }
+    } finally {
+      await old.close();
+    }
+  }
+});
+
 test('subscriptions: events for the subscriber, its peers and the new channel; only administrators remove others; authorization_errors_fatal', async () => {
   const queue = (await server.call('member', 'POST', '/register', { event_types: ['subscription', 'stream'] })).body.queue_id;
   const peers = (await server.call('admin', 'POST', '/register', { event_types: ['subscription', 'stream'] })).body.queue_id;

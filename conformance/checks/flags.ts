@@ -6,7 +6,7 @@ import type { Response, Role } from '../run/client.js';
 import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
 import { text } from './generators.js';
-import { createChannel, fetchState, pollEvents, readConversation, registerQueue, send, type Channel, type Conversation, type SpecOperation } from './world.js';
+import { createChannel, fetchMessage, fetchState, pollEvents, readConversation, registerQueue, send, type Channel, type Conversation, type SpecOperation } from './world.js';
 
 const CHANGEABLE = ['read', 'starred', 'collapsed'] as const;
 type Changeable = (typeof CHANGEABLE)[number];
@@ -101,9 +101,9 @@ async function flagsOf(context: Context, ids: readonly number[], as: Role = 'mem
   }
   for (const id of ids) {
     if (flags.has(id)) continue;
-    const body = succeeded(await context.call(as, 'GET', `/messages/${id}`), `GET /messages/${id}`);
-    expect(Array.isArray(body.message?.flags), `GET /messages/${id}: no flags list: ${JSON.stringify(body)}`);
-    flags.set(id, body.message.flags);
+    const message = await fetchMessage(context, as, id);
+    expect(Array.isArray(message.flags), `message ${id} has no flags list: ${JSON.stringify(message)}`);
+    flags.set(id, message.flags);
   }
   return flags;
 }
@@ -485,7 +485,7 @@ const decisionChecks: Check[] = [
         // message's other participants, and mentioned only where the message mentions member.
         const flags = await flagsOf(context, changed);
         for (const changedId of changed) {
-          const { message } = succeeded(await context.call('member', 'GET', `/messages/${changedId}`), `GET /messages/${changedId}`);
+          const message = await fetchMessage(context, 'member', changedId);
           const detail = event.message_details[changedId];
           const others = message.type === 'private' ? (message.display_recipient as Array<{ id: number }>).map((user) => user.id).filter((user) => user !== context.probe.users.member.id).sort((a, b) => a - b) : [];
           const right = message.type === 'stream'

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { Forged, ParamList, Response } from '../run/client.js';
 import { check, expect, noServerError, refused, succeeded, type Check, type Context, type Shared } from '../run/harness.js';
-import { fetchState, recentMessages, send, type PreparedOperation, type SpecOperation } from './world.js';
+import { fetchMessage, fetchState, recentMessages, send, type PreparedOperation, type SpecOperation } from './world.js';
 
 
 /** The operations a server at the target's level has. */
@@ -208,10 +208,10 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
     check('general.message-rendering', async (context) => {
       const text = `${context.prefix} plain words`;
       const id = await send(context, 'other', [context.probe.users.member.id], text);
-      const rendered = succeeded(await context.call('member', 'GET', `/messages/${id}`), `GET /messages/${id}`).message?.content;
-      expect(rendered === `<p>${text}</p>`, `GET /messages/${id} gives content ${JSON.stringify(rendered)}, not <p>${text}</p>`);
-      const raw = succeeded(await context.call('member', 'GET', `/messages/${id}`, { apply_markdown: false }), `GET /messages/${id}`).message?.content;
-      expect(raw === text, `GET /messages/${id} with apply_markdown=false gives ${JSON.stringify(raw)}`);
+      const rendered = (await fetchMessage(context, 'member', id)).content;
+      expect(rendered === `<p>${text}</p>`, `message ${id} read rendered has content ${JSON.stringify(rendered)}, not <p>${text}</p>`);
+      const raw = (await fetchMessage(context, 'member', id, { apply_markdown: false })).content;
+      expect(raw === text, `message ${id} read with apply_markdown=false has content ${JSON.stringify(raw)}`);
       const listed = (await recentMessages(context, 'member', 5)).find((message) => message.id === id);
       expect(listed?.content === text, `GET /messages with apply_markdown=false lists ${JSON.stringify(listed?.content)}`);
     }),

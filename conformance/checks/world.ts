@@ -97,6 +97,22 @@ export async function readConversation(context: Context, as: Role, where: Conver
   return readMessages(context, as, { narrow, anchor: 'newest', num_before: count, num_after: 0, apply_markdown: false });
 }
 
+/**
+ * One message as the user sees it, flags included. GET /messages/{id} gives the message object
+ * from Zulip's level 120 (its raw content only before): below, the message is read at its ID as
+ * an anchor.
+ */
+export async function fetchMessage(context: Context, as: Role, id: number, params: { apply_markdown?: boolean } = {}): Promise<any> {
+  if (context.level >= 120) {
+    const body = succeeded(await context.call(as, 'GET', `/messages/${id}`, params), `GET /messages/${id}`);
+    expect(body.message && typeof body.message === 'object', `GET /messages/${id} gives no message object: ${JSON.stringify(body).slice(0, 300)}`);
+    return body.message;
+  }
+  const found = (await readMessages(context, as, { anchor: id, num_before: 0, num_after: 0, apply_markdown: params.apply_markdown ?? true })).find((message) => message.id === id);
+  expect(found, `GET /messages with anchor ${id} does not give message ${id}`);
+  return found;
+}
+
 /** The user's newest messages, oldest first. */
 export function recentMessages(context: Context, as: Role, count = 50): Promise<any[]> {
   return readMessages(context, as, { anchor: 'newest', num_before: count, num_after: 0, apply_markdown: false });
