@@ -76,6 +76,10 @@ export function has(level: number, behaviour: Behaviour): boolean {
 export const SHAPES = {
   /** GET /messages/{id} gives the message object (only raw_content before). */
   singleMessageObject: 120,
+  /** Typing notifications in a channel's topic: POST /typing with type stream, to [channel ID] and topic. */
+  channelTyping: 58,
+  /** ...with stream_id instead of to. */
+  typingStreamId: 215,
   /** The narrow operator dm (pm-with before; the old name still works). */
   dmOperator: 177,
   /** The narrow operator channel (stream before; the old name still works). */

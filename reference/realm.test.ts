@@ -123,6 +123,19 @@ test('message content is rendered as Zulip renders the basics; apply_markdown=fa
   }
 });
 
+test('support endpoints keep Zulip\'s levels: channel typing from 58, by stream_id from 215', async () => {
+  for (const [level, byTo, byStreamId] of [[57, false, false], [58, true, false], [214, true, false], [215, false, true]] as const) {
+    const old = await TestServer.start({ featureLevel: level });
+    try {
+      const verona = [...old.reference.realm.channels.values()].find((channel) => channel.name === 'Verona')!.id;
+      assert.is((await old.call('member', 'POST', '/typing', { op: 'start', type: 'stream', to: [verona], topic: 't' })).status === 200, byTo, `level ${level}, to`);
+      assert.is((await old.call('member', 'POST', '/typing', { op: 'start', type: 'stream', stream_id: verona, topic: 't' })).status === 200, byStreamId, `level ${level}, stream_id`);
+    } finally {
+      await old.close();
+    }
+  }
+});
+
 test('support endpoints keep Zulip\'s levels: the single-message object from 120, the dm and channel narrow operators from 177 and 250', async () => {
   for (const [level, object, dm, channel] of [[119, false, false, false], [120, true, false, false], [177, true, true, false], [250, true, true, true]] as const) {
     const old = await TestServer.start({ featureLevel: level });

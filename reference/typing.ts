@@ -3,7 +3,7 @@
 
 import { sendEvent } from './events.js';
 import type { Request } from './http.js';
-import { has } from './levels.js';
+import { has, hasShape } from './levels.js';
 import type { Realm, User, UserId } from './model.js';
 import { JsonError, checkIntList, missingArgument } from './params.js';
 import { checkChannelId, checkChannelTopic, checkDirectRecipientIds } from './messages.js';
@@ -27,15 +27,23 @@ export function doSendTypingNotification(realm: Realm, sender: User, op: TypingO
   sendEvent(realm, event, realm.rules.typingReceivers(realm, audience), capability);
 }
 
+/** Before stream_id, a channel's typing names the channel as the one ID of `to`. */
+function channelOfTo(to: unknown[] | undefined): number | undefined {
+  if (to === undefined) return undefined;
+  const ids = checkIntList(to, 'to');
+  if (ids.length !== 1) throw new JsonError('Invalid \'to\' argument: a channel typing notification names one channel');
+  return ids[0];
+}
+
 export function setTypingStatus({ realm, user, params }: Request) {
   const op = params.string('op');
   if (op === undefined) throw missingArgument('op');
   if (op !== 'start' && op !== 'stop') throw new JsonError("Invalid op: Value error, Not in the list of possible values");
   const type = params.string('type') ?? 'direct';
-  const channelTypes = has(realm.featureLevel, 'channelTypeName') ? ['stream', 'channel'] : ['stream'];
+  const channelTypes = !hasShape(realm.featureLevel, 'channelTyping') ? [] : has(realm.featureLevel, 'channelTypeName') ? ['stream', 'channel'] : ['stream'];
   if (channelTypes.includes(type)) {
-    const streamId = params.int('stream_id');
-    if (streamId === undefined) throw missingArgument('stream_id');
+    const streamId = hasShape(realm.featureLevel, 'typingStreamId') ? params.int('stream_id') : channelOfTo(params.list('to'));
+    if (streamId === undefined) throw missingArgument(hasShape(realm.featureLevel, 'typingStreamId') ? 'stream_id' : 'to');
     const channel = checkChannelId(realm, user, streamId);
     doSendTypingNotification(realm, user, op, { channelId: channel.id, topic: checkChannelTopic(realm, params.string('topic')) });
     return {};
