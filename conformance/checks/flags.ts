@@ -84,7 +84,9 @@ const worldTopic = (context: Context) => `${context.prefix} world`;
  */
 async function flagsOf(context: Context, ids: readonly number[], as: Role = 'member'): Promise<Map<number, string[]>> {
   const flags = new Map<number, string[]>();
-  const w = as === 'member' && ids.length > 2 ? await world(context) : null;
+  // Below level 120 a message is read one at a time only among the user's own (fetchMessage): the
+  // world's channel history is read by its conversation whatever the count.
+  const w = as === 'member' && (ids.length > 2 || context.level < 120) ? await world(context) : null;
   if (w) {
     const conversations: Array<[Conversation, readonly number[]]> = [
       [{ channel: w.subscribed.id, topic: worldTopic(context) }, [...w.messages.subscribed, w.messages.own]],
