@@ -233,8 +233,9 @@ export function deleteQueue({ realm, user, params }: Request) {
 export function doChangeUserSetting(realm: Realm, user: User, name: string, value: SettingValue): void {
   if (user.settings[name] === value) return;
   user.settings[name] = value;
-  sendEvent(realm, { type: 'user_settings', op: 'update', property: name, value }, [user.id]);
+  // The drafts go first: a server that told of their deletion would do so before the setting's event.
   if (name === 'enable_drafts_synchronization' && value === false) doDeleteAllDrafts(realm, user);
+  sendEvent(realm, { type: 'user_settings', op: 'update', property: name, value }, [user.id]);
 }
 
 export function updateSettings({ realm, user, params }: Request) {
