@@ -5,6 +5,7 @@
 
 import type { Credentials, Role } from './run/client.js';
 import type { Report } from './report/json.js';
+import { DEFAULT_RUNS } from './run/harness.js';
 import { runSuite, type Expectations } from './suite.js';
 
 export { RULES, READINGS, ruleAppliesAt, type Rule, type RuleId } from './rules.js';
@@ -36,7 +37,7 @@ export interface CheckOptions {
 export function checkTarget(options: CheckOptions): Promise<Report> {
   return runSuite({
     target: options.target, credentials: options.users, embedded: false,
-    seed: options.seed ?? Math.floor(Math.random() * 2 ** 31), runs: options.runs ?? (options.smoke ? 1 : 50), only: options.only ?? null, replayPath: null,
+    seed: options.seed ?? Math.floor(Math.random() * 2 ** 31), runs: options.runs ?? (options.smoke ? 1 : DEFAULT_RUNS), only: options.only ?? null, replayPath: null,
     decisions: options.decisions ?? false, rate: options.rate ?? 20, timeoutMs: 15_000, eventWaitMs: 2_000,
     expectations: options.expectations ?? null, createUsers: options.createUsers ?? false, smoke: options.smoke ?? false, retries: options.retries ?? 0,
   });

@@ -13,6 +13,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { Cleanup, pendingIn } from './run/cleanup.js';
 import { Client, ROLES, type Credentials, type Exchange, type ParamValue, type Role } from './run/client.js';
 import { ProbeFailure, probeTarget } from './run/probe.js';
+import { DEFAULT_RUNS } from './run/harness.js';
 import { PREFIX_FORM, sweep } from './run/sweep.js';
 import { explanation, findRule, operationsOf } from './report/explain.js';
 import { html } from './report/html.js';
@@ -39,7 +40,7 @@ const HELP = `Usage: npm run conformance -- [options]
   --target URL         the server to check (default: start the embedded reference)
   --profile FILE       the target profile: base_url and the admin, member, other users
   --seed N             fast-check seed; replays the same cases against the same state
-  --runs N             runs per property (default 50; small for staging smoke runs)
+  --runs N             random cases per property, besides its boundary cases (default 15)
   --only PATTERN       only rules whose ID contains PATTERN, or matches it with * globs
   --json FILE          write the JSON report
   --junit FILE         write a JUnit XML report
@@ -213,7 +214,7 @@ async function main(): Promise<number> {
   const leaseTtl = wholeNumber(values['lease-ttl'], 'lease-ttl');
   if (leaseTtl !== undefined && leaseTtl < 3) throw new UsageError('--lease-ttl takes at least 3 (seconds): a claim is renewed three times in its life');
   const seed = wholeNumber(values.seed, 'seed') ?? Math.floor(Math.random() * 2 ** 31);
-  const runs = wholeNumber(values.runs, 'runs') ?? (values.smoke ? 1 : 50);
+  const runs = wholeNumber(values.runs, 'runs') ?? (values.smoke ? 1 : DEFAULT_RUNS);
   if (runs < 1) throw new UsageError('--runs takes at least 1');
   const expectations = values.expect ? readJson<Expectations>(values.expect, 'expectations file') : null;
   if (expectations) checkExpectations(expectations, values.expect!);

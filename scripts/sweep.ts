@@ -97,7 +97,7 @@ async function main(): Promise<number> {
   const seeds = Array.from({ length: count }, (_, index) => (from + index * 7919) % 2 ** 31);
   const dialects = (values.dialects ?? 'zulip,alternate,random').split(',') as Dialect[];
   const levels = !values.levels || values.levels === 'boundary' ? BOUNDARY_LEVELS : values.levels.split(',').map(Number);
-  const runs = Number(values.runs ?? 50);
+  const runs = Number(values.runs ?? 15);
   const jobs = Math.max(1, Number(values.jobs ?? availableParallelism()));
   const tasks = sweepTasks(seeds, dialects, levels, runs);
   process.stdout.write(`sweep: ${seeds.length} seeds from ${from} × ${dialects.join(', ')}, at ${levels.length} levels in turn, ${runs} runs per property: ${tasks.length} runs in ${jobs} processes\n`);

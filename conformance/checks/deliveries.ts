@@ -6,7 +6,7 @@
 
 import fc from 'fast-check';
 import { TransientError, curlLine, type Exchange } from '../run/client.js';
-import { Skip, Violation, labelsOf, readable, succeeded, type Context } from '../run/harness.js';
+import { Skip, Violation, labelsOf, readable, succeeded, type Context, type PropertyCases } from '../run/harness.js';
 import { advanceClock, readConversation, targetNow } from './world.js';
 
 export interface Due {
@@ -73,10 +73,11 @@ interface Parked<T> {
  * comes after the shared wait the cases go on, one after another. A failing case is shown as
  * it was generated, with the requests of its set-up and of its observation.
  */
-export async function deliveryProperty<T>(context: Context, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs = context.options.runs): Promise<void> {
+export async function deliveryProperty<T>(context: Context, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number | PropertyCases<T> = context.options.runs): Promise<void> {
   const state = context.deliveryState;
   if (state.mode !== 'real-time') return context.property(arbitrary, predicate, runs, labelsOf(predicate));
-  const values = fc.sample(arbitrary, { seed: context.options.seed, numRuns: runs });
+  const { boundaries, total } = context.casesOf(runs);
+  const values = [...boundaries, ...(total > boundaries.length ? fc.sample(arbitrary, { seed: context.options.seed, numRuns: total - boundaries.length }) : [])];
   const parked: Array<Parked<T>> = [];
   let early: { value: T; error: unknown; setUp: Exchange[] } | null = null;
   for (const value of values) {

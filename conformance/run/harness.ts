@@ -133,6 +133,9 @@ export interface RunOptions {
 /** Seconds ahead a delivery is scheduled on real time: Zulip's worker sends what is due within about a minute. */
 export const DEFAULT_DELIVERY_WAIT = 90;
 
+/** Random cases per property when --runs is not given, besides each property's boundaries. */
+export const DEFAULT_RUNS = 15;
+
 export class Context {
   private readonly memos = new Map<string, Promise<unknown>>();
   readonly deliveryState: DeliveryState;
@@ -166,9 +169,12 @@ export class Context {
   /** Of the check that runs: cases dropped, and models read again, after transient faults. */
   transientCost = { dropped: 0, resynced: 0 };
 
-  /** Runs for a property that need not take all the run's: at most `most`. */
-  runsAtMost(most: number): number {
-    return Math.min(this.options.runs, most);
+  /**
+   * The random cases of a property: --runs, so that --runs raises the power of every property;
+   * a smoke run, which keeps its budget of requests, takes at most `most`.
+   */
+  runsSmokeAtMost(most: number): number {
+    return this.options.smoke ? Math.min(this.options.runs, most) : this.options.runs;
   }
 
   /** All the items, or in a smoke run `count` of them (others for another seed). */
@@ -219,11 +225,26 @@ export class Context {
   }
 
   /**
+   * The cases of a property: its boundaries, first, and how many cases in all. The boundaries are
+   * cases of every run, besides the random ones; a smoke run takes them alone where there are
+   * some. Each is drawn once, from the run's seed.
+   */
+  casesOf<T>(runs: number | PropertyCases<T>): { boundaries: T[]; total: number } {
+    const cases = typeof runs === 'number' ? { runs } : runs;
+    const random = cases.runs ?? this.options.runs;
+    const boundaries = (cases.boundaries ?? []).map((boundary, index) => fc.sample(boundary, { seed: this.options.seed + index, numRuns: 1 })[0]!);
+    const total = boundaries.length + ((this.options.smoke && boundaries.length > 0) || cases.exhaustive ? 0 : random);
+    return { boundaries, total };
+  }
+
+  /**
    * Runs a fast-check property against the target. A failure is shrunk, then its smallest
    * input is run once more to record the requests that show it.
    */
-  async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs = this.options.runs, labels?: readonly string[]): Promise<void> {
-    const parameters: fc.Parameters<[T]> = { seed: this.options.seed, numRuns: runs };
+  async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number | PropertyCases<T> = this.options.runs, labels?: readonly string[]): Promise<void> {
+    const { boundaries, total } = this.casesOf(runs);
+    const examples = boundaries.map((value) => [value] as [T]);
+    const parameters: fc.Parameters<[T]> = { seed: this.options.seed, numRuns: total, examples };
     if (this.options.replayPath) Object.assign(parameters, { path: this.options.replayPath, endOnFailure: true });
     // A harness or network problem, or a server error, ends the property at once: nothing to
     // shrink, no more requests. A transient fault on a request that may have taken effect makes
@@ -239,7 +260,7 @@ export class Context {
         if (error instanceof TransientError) {
           dropped++;
           this.transientCost.dropped++;
-          if (dropped <= runs) fc.pre(false);
+          if (dropped <= total) fc.pre(false);
           problem = new TransientError(`${dropped} generated cases met a transient fault and were dropped, too many to judge the rule by the others; the last: ${error.message}`);
           throw problem;
         }
@@ -271,6 +292,15 @@ export class Context {
       exchanges,
     });
   }
+}
+
+/** The cases of a property: how many random ones, and the boundaries sent in every run. */
+export interface PropertyCases<T> {
+  readonly runs?: number;
+  /** One arbitrary per boundary case: the boundary fixed, the rest of the case drawn. */
+  readonly boundaries?: ReadonlyArray<fc.Arbitrary<T>>;
+  /** The boundaries are every case there is: no random case could add one. */
+  readonly exhaustive?: boolean;
 }
 
 /**
