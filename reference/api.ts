@@ -9,7 +9,7 @@
 import { targetProfile, type Fixture } from './fixture.js';
 import { startReference as start, type ReferenceOptions, type RunningReference } from './server.js';
 
-export { FAULTS, type Fault } from './faults.js';
+export { FAULTS, POWER_FAULTS, type Fault } from './faults.js';
 export { DIALECTS, type Dialect } from './dialect.js';
 export { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './levels.js';
 export { readFixture, type Fixture } from './fixture.js';

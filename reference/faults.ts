@@ -203,12 +203,71 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'scheduled.event-shapes': { does: 'the update event calls its object scheduled_messages', alsoCaughtBy: ['scheduled.late-delivery-fails'], dialect: { scheduledMessageUpdateEvent: () => (dict) => ({ op: 'update', scheduled_messages: [dict] }) } },
 };
 
+/**
+ * Faults of the kinds a rule catches only if the run sends the right case: an off-by-one at a
+ * stated limit, a list cut short past some size, a delivered text shortened, a replacement of
+ * the first occurrence only, an event filtered for one kind only, a setting that leaks to
+ * existing users for one value only, a character the spec excludes let through. Named
+ * `rule:what`, each breaks its rule; `npm run power` checks that the rule catches it at every seed.
+ */
+export const POWER_FAULTS: Readonly<Record<string, Fault & { readonly rule: RuleId }>> = {
+  'scheduled.content-limit:one-past': {
+    rule: 'scheduled.content-limit', does: 'content exactly one character over max_message_length is stored whole', alsoCaughtBy: ['scheduled.limits-truncate'],
+    rules: { fitContentToLimit: (base) => (realm, content) => (characterLength(content) === realm.settings.maxMessageLength + 1 ? content : base(realm, content)) },
+  },
+  'scheduled.topic-limit:one-past': {
+    rule: 'scheduled.topic-limit', does: 'a topic exactly one character over max_topic_length is stored whole', alsoCaughtBy: ['scheduled.limits-truncate'],
+    rules: { fitTopicToLimit: (base) => (realm, topic) => (characterLength(topic) === realm.settings.maxTopicLength + 1 ? topic : base(realm, topic)) },
+  },
+  'flags.add-sets-flag:first-hundred': {
+    rule: 'flags.add-sets-flag', does: 'only the first hundred messages of a request are changed', alsoCaughtBy: ['flags.remove-clears-flag', 'flags.model-sequence', 'flags.response-lists-modified', 'flags.response-lists-only-modified'],
+    rules: { messagesToChange: (base) => (realm, user, op, flag, ids) => base(realm, user, op, flag, ids.slice(0, 100)) },
+  },
+  'flags.response-lists-modified:first-hundred': {
+    rule: 'flags.response-lists-modified', does: 'the response lists at most a hundred modified messages', alsoCaughtBy: ['flags.model-sequence'],
+    rules: { listedMessages: (base) => (result, requested) => base(result, requested).slice(0, 100) },
+  },
+  'reminders.note-delivered:shortened': {
+    rule: 'reminders.note-delivered', does: 'the delivered note is cut to its first hundred characters', level: 415,
+    rules: { deliveredNote: (base) => (reminder) => base(reminder).slice(0, 100) },
+  },
+  'emoji.underscores-are-spaces:first-only': {
+    rule: 'emoji.underscores-are-spaces', does: 'only the first underscore of a name is taken as a space', alsoCaughtBy: ['emoji.name-case-ignored'],
+    rules: { emojiNameKey: (base) => (name) => base(name.replace('_', ' ').replace(/_/g, '\u0001')) },
+    // Where the dialect stores names with underscores for spaces, it stores the first so.
+    dialect: { storedEmojiName: (base) => (realm, name) => (base(realm, name) === zulipStoredName(name) ? name.toLowerCase().replace(' ', '_') : base(realm, name)) },
+  },
+  'typing.only-to-receivers:direct-only': {
+    rule: 'typing.only-to-receivers', does: 'receives_typing_notifications is honoured for direct messages only', level: 253,
+    rules: { typingReceivers: (base) => (realm, ids, kind) => (kind === 'direct' ? base(realm, ids, kind) : [...ids]) },
+  },
+  'defaults.existing-users-unchanged:one-value': {
+    rule: 'defaults.existing-users-unchanged', does: 'a default of color_scheme 3 is also set on every existing user', level: 96,
+    rules: {
+      storeDefaults: (base) => (realm, changes) => {
+        base(realm, changes);
+        if (changes.some(([name, value]) => name === 'color_scheme' && value === 3)) for (const user of realm.users.values()) user.settings.color_scheme = 3;
+      },
+    },
+  },
+  'emoji.name-characters:dot': {
+    rule: 'emoji.name-characters', does: 'a dot in a name is let through', alsoCaughtBy: ['emoji.name-rules'],
+    rules: { checkEmojiNameCharacters: (base) => (name, letters) => base(name.replace(/\./g, ''), letters) },
+  },
+};
+
+/** A fault by its name: a rule's seeded fault, or one of the power faults. */
+export function faultNamed(name: string): (Fault & { readonly rule: RuleId }) | undefined {
+  const fault = FAULTS[name as RuleId];
+  return fault ? { ...fault, rule: name as RuleId } : POWER_FAULTS[name];
+}
+
 export type FaultSet = ReadonlySet<string>;
 
 export function faultsFromEnvironment(value = process.env.TEAMCHAT_FAULTS ?? ''): Set<string> {
   const names = value.split(',').map((name) => name.trim()).filter(Boolean);
   for (const name of names) {
-    if (!(name in FAULTS)) throw new Error(`unknown fault ${JSON.stringify(name)}; known: ${Object.keys(FAULTS).join(', ')}`);
+    if (faultNamed(name) === undefined) throw new Error(`unknown fault ${JSON.stringify(name)}; known: ${[...Object.keys(FAULTS), ...Object.keys(POWER_FAULTS)].join(', ')}`);
   }
   return new Set(names);
 }
@@ -218,7 +277,7 @@ export function realmBehaviour(faults: FaultSet, dialect: Dialect, dialectSeed =
   const rules: Record<string, unknown> = { ...SPEC_RULES };
   const decisions: Record<string, unknown> = { ...dialectDecisions(dialect, dialectSeed) };
   for (const name of faults) {
-    const fault = FAULTS[name as RuleId];
+    const fault = faultNamed(name);
     for (const [member, wrap] of Object.entries(fault?.rules ?? {})) rules[member] = (wrap as (base: unknown) => unknown)(rules[member]);
     for (const [member, wrap] of Object.entries(fault?.dialect ?? {})) decisions[member] = (wrap as (base: unknown) => unknown)(decisions[member]);
   }

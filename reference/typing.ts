@@ -9,7 +9,7 @@ import { JsonError, checkIntList, missingArgument } from './params.js';
 import { checkChannelId, checkChannelTopic, checkDirectRecipientIds } from './messages.js';
 
 /** typing.only-to-receivers: from level 253, only users who receive typing notifications. */
-function typingReceivers(realm: Realm, ids: Iterable<UserId>): UserId[] {
+function typingReceivers(realm: Realm, ids: Iterable<UserId>, _kind: 'direct' | 'channel'): UserId[] {
   const all = [...ids];
   if (!has(realm.featureLevel, 'receivesTypingNotifications')) return all;
   return all.filter((id) => realm.users.get(id)!.settings.receives_typing_notifications !== false);
@@ -24,7 +24,7 @@ export function doSendTypingNotification(realm: Realm, sender: User, op: TypingO
   const { event, audience, capability } = 'userIds' in to
     ? realm.dialect.directTypingEvent(realm, sender, op, to.userIds)
     : realm.dialect.channelTypingEvent(realm, sender, op, realm.channels.get(to.channelId as never)!, to.topic);
-  sendEvent(realm, event, realm.rules.typingReceivers(realm, audience), capability);
+  sendEvent(realm, event, realm.rules.typingReceivers(realm, audience, 'userIds' in to ? 'direct' : 'channel'), capability);
 }
 
 /** Before stream_id, a channel's typing names the channel as the one ID of `to`. */

@@ -186,7 +186,7 @@ const mustChecks: Check[] = [
     const cases = fc.constantFrom(...enums).chain((setting) => fc.tuple(fc.constant(setting), outOfSet(context, setting)!, otherChange(context, current, setting.name)));
     await context.property(cases, async ([setting, value, [other, otherValue]]) => {
       await refusedChangingNothing(context, { [other]: otherValue, [setting.name]: value }, `${setting.name}=${JSON.stringify(value)} with ${other}=${JSON.stringify(otherValue)}`);
-    }, context.runsAtMost(15));
+    }, context.runsSmokeAtMost(15));
   }),
 
   check('defaults.string-values', async (context) => {
@@ -195,7 +195,7 @@ const mustChecks: Check[] = [
     const cases = fc.constantFrom(...strings).chain((setting) => fc.tuple(fc.constant(setting), outOfSet(context, setting)!, otherChange(context, current, setting.name)));
     await context.property(cases, async ([setting, value, [other, otherValue]]) => {
       await refusedChangingNothing(context, { [other]: otherValue, [setting.name]: value as string }, `${setting.name}=${JSON.stringify(value)} with ${other}=${JSON.stringify(otherValue)}`);
-    }, context.runsAtMost(12));
+    }, context.runsSmokeAtMost(12));
     // emojiset's list is the spec's: google, twitter, text.
     await refusedChangingNothing(context, { emojiset: 'google-blob' }, 'emojiset=google-blob');
     // notification_sound is a free string.
@@ -204,16 +204,23 @@ const mustChecks: Check[] = [
       succeeded(await update(context, { notification_sound: sound }), `notification_sound=${JSON.stringify(sound)}`);
       const stored = (await readDefaults(context)).notification_sound;
       expect(stored === sound, `notification_sound ${JSON.stringify(sound)} reads back as ${JSON.stringify(stored)}`);
-    }, context.runsAtMost(5));
+    }, context.runsSmokeAtMost(5));
   }),
 
   check('defaults.value-types', async (context) => {
     const current = await originalDefaults(context);
     const typed = settingsAt(context.level).filter((setting) => wrongType(setting) !== null);
-    const cases = fc.constantFrom(...typed).chain((setting) => fc.tuple(fc.constant(setting), wrongType(setting)!, otherChange(context, current, setting.name)));
-    await context.property(cases, async ([setting, text, [other, otherValue]]) => {
+    const caseOf = (settings: fc.Arbitrary<SpecSetting>, text?: string) => settings.chain((setting) => fc.tuple(fc.constant(setting), text === undefined ? wrongType(setting)! : fc.constant(text), otherChange(context, current, setting.name)));
+    // The boundaries: for a boolean, the numbers 0 and 1 and a quoted true; for an integer, a
+    // fraction, a quoted number and a boolean.
+    const first = (type: string) => typed.find((setting) => setting.kind.type === type);
+    const boundaries = ([['bool', ['0', '1', '"true"']], ['int', ['1.5', '"3"', 'true']]] as const).flatMap(([type, texts]) => {
+      const setting = first(type);
+      return setting === undefined ? [] : texts.map((text) => caseOf(fc.constant(setting), text));
+    });
+    await context.property(caseOf(fc.constantFrom(...typed)), async ([setting, text, [other, otherValue]]) => {
       await refusedChangingNothing(context, { [other]: otherValue, [setting.name]: text }, `${setting.name}=${text} with ${other}=${JSON.stringify(otherValue)}`);
-    }, context.runsAtMost(15));
+    }, { runs: context.runsSmokeAtMost(15), boundaries });
   }),
 
   check('defaults.settings-at-their-levels', async (context) => {
@@ -221,6 +228,8 @@ const mustChecks: Check[] = [
     const absent = SPEC_SETTINGS.filter((setting) => !exists(setting, context.level));
     if (absent.length === 0) throw new Skip(`every setting of the spec exists at level ${context.level}`);
     const cases = fc.tuple(fc.subarray(absent, { minLength: 1 }), otherChange(context, current, ''));
+    // The boundaries: each absent setting alone.
+    const boundaries = absent.map((setting) => fc.tuple(fc.constant([setting] as SpecSetting[]), otherChange(context, current, '')));
     await context.property(cases, async ([names, [other, value]]) => {
       const changes: ParamList = { [other]: value, ...Object.fromEntries(names.map((setting) => [setting.name, setting.kind.type === 'bool' || setting.kind.type === 'unknown' ? 'true' : '1'])) };
       const body = succeeded(await update(context, changes), `PATCH /realm/user_settings_defaults with ${names.map((setting) => setting.name).join(', ')}`);
@@ -229,7 +238,7 @@ const mustChecks: Check[] = [
       expect(Array.isArray(listed) && JSON.stringify([...listed].sort()) === JSON.stringify(expected), `at level ${context.level}, ${expected.join(', ')} should be ignored and named; ignored_parameters_unsupported is ${JSON.stringify(listed)}`);
       const stored = await readDefaults(context);
       expect(stored[other] === value, `the valid change ${other}=${JSON.stringify(value)} beside them reads back as ${JSON.stringify(stored[other])}`);
-    }, context.runsAtMost(8));
+    }, { runs: context.runsSmokeAtMost(8), boundaries });
   }),
 
   check('defaults.updates-follow-model', async (context) => {
@@ -239,10 +248,17 @@ const mustChecks: Check[] = [
     const spoiler = fc.constantFrom(...settings.filter((setting) => outOfSet(context, setting) !== null)).chain((setting) => outOfSet(context, setting)!.map((value) => [setting.name, value] as [string, Value]));
     const command = fc.tuple(fc.uniqueArray(change, { minLength: 1, maxLength: 6, selector: ([name]) => name }), fc.option(spoiler, { freq: 4, nil: undefined }))
       .map(([changes, spoilt]) => new UpdateCommand(changes, spoilt));
+    // The boundary: the largest update, every setting at once, then every setting again with
+    // another value.
+    const everySetting = (round: number) => settings.flatMap((setting) => {
+      const values = validValues(context, setting);
+      return values.length === 0 ? [] : [[setting.name, values[round % values.length]!] as [string, Value]];
+    });
+    const largest = fc.constant([new UpdateCommand(everySetting(0), undefined), new UpdateCommand(everySetting(1), undefined)]);
     await context.property(fc.commands([command], { maxCommands: 6 }), async (commands) => {
       const model: DefaultsModel = { defaults: await readDefaults(context) };
       await modelRun(context, model, commands, async (state) => void (state.defaults = await readDefaults(context)));
-    }, context.runsAtMost(10));
+    }, { runs: context.runsSmokeAtMost(10), boundaries: [largest] as never });
   }),
 
   check('defaults.existing-users-unchanged', async (context) => {
@@ -251,14 +267,51 @@ const mustChecks: Check[] = [
       const state = await fetchState(context, as, ['user_settings']);
       return (state.user_settings ?? state) as Record<string, unknown>;
     };
+    // The boundaries: every setting changed at once, to each of its values in turn, so that a
+    // value that leaks to existing users is sent whichever it is.
+    const rounds = Math.max(...settingsAt(context.level).map((setting) => validValues(context, setting).length));
+    const boundaries = Array.from({ length: rounds }, (_, round) => fc.constant(settingsAt(context.level).flatMap((setting) => {
+      const values = validValues(context, setting).filter((value) => value !== current[setting.name]);
+      return values.length === 0 ? [] : [[setting.name, values[round % values.length]!] as [string, Value]];
+    })));
+    // What the run changed of the users' own settings, put back at the end.
+    const journaled = { member: new Set<string>(), admin: new Set<string>() };
+    /**
+     * A change of a default that the user already has could not show a leak: the user's own
+     * setting is first set to another of its values (earlier rules may have left it there).
+     */
+    const unlike = async (as: 'member' | 'admin', mine: Record<string, unknown>, changes: Array<[string, Value]>) => {
+      const moves: Record<string, Value> = {};
+      for (const [name, value] of changes) {
+        const setting = settingsAt(context.level).find((candidate) => candidate.name === name)!;
+        const other = validValues(context, setting).find((candidate) => candidate !== value);
+        // Switching one's own drafts synchronization off deletes one's drafts: that one is left be.
+        if (mine[name] === value && other !== undefined && name !== 'enable_drafts_synchronization') moves[name] = other;
+      }
+      if (Object.keys(moves).length === 0) return;
+      for (const name of Object.keys(moves)) {
+        if (journaled[as].has(name)) continue;
+        journaled[as].add(name);
+        context.putBack(`restore ${as}'s own ${name}=${JSON.stringify(mine[name])}`, { as, method: 'PATCH', path: '/settings', params: { [name]: mine[name] as Value } });
+      }
+      const body = succeeded(await context.call(as, 'PATCH', '/settings', moves), `PATCH /settings ${JSON.stringify(moves)} (${as}'s own, unlike the defaults about to be sent)`);
+      const ignored = new Set<string>(Array.isArray(body.ignored_parameters_unsupported) ? body.ignored_parameters_unsupported : []);
+      for (const [name, value] of Object.entries(moves)) if (!ignored.has(name)) mine[name] = value;
+    };
     await context.property(fc.uniqueArray(otherChange(context, current, ''), { minLength: 1, maxLength: 5, selector: ([name]) => name }), async (changes) => {
-      const before = { member: await own('member'), admin: await own('admin') };
+      // A smoke run looks at member's own settings alone, to keep its budget.
+      const users = context.options.smoke ? (['member'] as const) : (['member', 'admin'] as const);
+      const before: Partial<Record<'member' | 'admin', Record<string, unknown>>> = {};
+      for (const as of users) {
+        before[as] = await own(as);
+        await unlike(as, before[as]!, changes);
+      }
       succeeded(await update(context, Object.fromEntries(changes)), 'PATCH /realm/user_settings_defaults');
-      for (const as of ['member', 'admin'] as const) {
-        const changed = differences(context, before[as], await own(as));
+      for (const as of users) {
+        const changed = differences(context, before[as]!, await own(as));
         expect(changed.length === 0, `updating the defaults ${JSON.stringify(Object.fromEntries(changes))} changed ${as}'s own settings: ${changed.join('; ')}`);
       }
-    }, context.runsAtMost(5));
+    }, { runs: context.runsSmokeAtMost(5), boundaries });
   }),
 
   check('defaults.new-users-get-defaults', async (context) => {
@@ -274,7 +327,7 @@ const mustChecks: Check[] = [
       const state = await fetchState(context, as, ['user_settings'], 'POST /register as the new user');
       const wrong = differences(context, defaults, state.user_settings ?? state);
       expect(wrong.length === 0, `a user created after the defaults became ${JSON.stringify(Object.fromEntries(changes))} starts with other settings: ${wrong.join('; ')}`);
-    }, context.runsAtMost(3));
+    }, context.runsSmokeAtMost(3));
   }, ['create-users']),
 ];
 
@@ -338,7 +391,7 @@ const decisionChecks: Check[] = [
       } finally {
         await queue.remove();
       }
-    }, context.runsAtMost(5));
+    }, context.runsSmokeAtMost(5));
   }, ['events']),
 ];
 

@@ -72,6 +72,22 @@ function validBatch(context: Context, maxLength = 4): fc.Arbitrary<DraftInput[]>
   return fc.array(validDraft(context), { minLength: 1, maxLength }).map((drafts) => tagged(context, drafts));
 }
 
+/**
+ * The boundaries of a batch: one draft of each kind together (a channel topic in lower-case
+ * letters, a direct draft to two users, an unaddressed one), and a batch of a hundred.
+ */
+function batchBoundaries(context: Context): Array<fc.Arbitrary<DraftInput[]>> {
+  const { users, memberChannels } = context.probe;
+  const kinds: DraftInput[] = [
+    { type: 'stream', to: [memberChannels[0]!.id], topic: 'boundary topic', content: 'to a channel' },
+    { type: 'private', to: [users.other.id, users.admin.id], topic: '', content: 'to two users' },
+    { type: '', to: [], topic: '', content: 'to no one' },
+  ];
+  const hundred = fc.array(validDraft(context), { minLength: 100, maxLength: 100 }).map((drafts) => tagged(context, drafts));
+  // A smoke run keeps its budget: the hundred drafts would cost it a hundred deletes.
+  return [fc.constant(tagged(context, kinds)), ...(context.options.smoke ? [] : [hundred])];
+}
+
 /** A valid batch with one draft spoilt by `spoil` at a generated position. */
 function spoiltBatch<T>(context: Context, spoiler: fc.Arbitrary<T>, spoil: (draft: DraftInput, how: T) => DraftInput) {
   return fc.tuple(validBatch(context), fc.nat(), spoiler).map(([batch, position, how]) => {
@@ -222,11 +238,11 @@ const mustChecks: Check[] = [
         expect(new Set(ids).size === ids.length, `ids are not distinct: ${JSON.stringify(ids)}`);
         drafts.forEach((_, index) => {
           expect(at(index)?.id === ids[index], `ids[${index}] is ${ids[index]}, but the draft sent at position ${index} has ID ${at(index)?.id}`);
-        });
+        }, { boundaries: batchBoundaries(context) });
       } finally {
         await removeDrafts(context, createdIds);
       }
-    });
+    }, { boundaries: batchBoundaries(context) });
   }, ['channel']),
 
   check('drafts.created-drafts-read-back', async (context) => {
@@ -236,11 +252,11 @@ const mustChecks: Check[] = [
         drafts.forEach((draft, index) => {
           const difference = readBackDifferences(draft, at(index));
           expect(difference === null, `the draft sent at position ${index} reads back differently: ${difference}`);
-        });
+        }, { boundaries: batchBoundaries(context) });
       } finally {
         await removeDrafts(context, createdIds);
       }
-    });
+    }, { boundaries: batchBoundaries(context) });
   }, ['channel']),
 
   check('drafts.timestamp-filled-when-absent', async (context) => {
@@ -269,18 +285,20 @@ const mustChecks: Check[] = [
     // only none or distinct IDs are sent.
     const ids = await draftChannels(context);
     const notOne = fc.oneof(fc.constant([] as number[]), fc.shuffledSubarray(ids, { minLength: 2 }));
-    const batches = spoiltBatch(context, fc.tuple(notOne, topicText(context.probe.maxTopicLength)), (draft, [to, topic]) => ({ ...draft, type: 'stream', to, topic }));
-    await context.property(batches, async ({ drafts }) => {
+    const batchesWith = (to: fc.Arbitrary<number[]>) => spoiltBatch(context, fc.tuple(to, topicText(context.probe.maxTopicLength)), (draft, [channels, topic]) => ({ ...draft, type: 'stream', to: channels, topic }));
+    // The boundaries: no channel, and two (one past the one allowed).
+    const boundaries = [fc.constant([] as number[]), fc.constant(ids.slice(0, 2))].map(batchesWith);
+    await context.property(batchesWith(notOne), async ({ drafts }) => {
       const body = await postRefused(context, drafts);
       expect(body.code === 'BAD_REQUEST', `code is ${JSON.stringify(body.code)}, not BAD_REQUEST`);
       expect(body.msg !== '', `the error's msg is empty`);
-    });
+    }, { boundaries });
   }, ['channel']),
 
   check('drafts.null-bytes-rejected', async (context) => {
     const [channel] = context.probe.memberChannels;
     const where = fc.record({ field: fc.constantFrom('content', 'topic'), at: fc.nat() });
-    const batches = spoiltBatch(context, where, (draft, { field, at }) => {
+    const batchesWith = (spot: fc.Arbitrary<{ field: string; at: number }>) => spoiltBatch(context, spot, (draft, { field, at }) => {
       if (field === 'content') {
         const content = String(draft.content);
         const cut = at % (content.length + 1);
@@ -290,18 +308,22 @@ const mustChecks: Check[] = [
       const cut = at % (topic.length + 1);
       return { ...draft, type: 'stream', to: draft.type === 'stream' ? draft.to : [channel!.id], topic: topic.slice(0, cut) + '\0' + topic.slice(cut) };
     });
-    await context.property(batches, async ({ drafts }) => {
+    // The boundaries: a NUL in each field, at its start.
+    const boundaries = ['content', 'topic'].map((field) => batchesWith(fc.constant({ field, at: 0 })));
+    await context.property(batchesWith(where), async ({ drafts }) => {
       await postRefused(context, drafts);
-    });
+    }, { boundaries });
   }, ['channel']),
 
   check('drafts.type-must-be-listed', async (context) => {
     const nearMisses = fc.constantFrom<unknown>('channel', 'direct', 'Stream', 'STREAM', 'Private', ' stream', 'stream ', 'private\n', 'dm', 'huddle', 'null', 'unaddressed', null, 0, true, [], {});
     const strings = fc.string({ maxLength: 12 }).filter((type) => !['', 'stream', 'private'].includes(type));
     const batches = spoiltBatch(context, fc.oneof(nearMisses, strings), (draft, type) => ({ ...draft, type }));
+    // The boundaries: the spec's own words for the other types, and neither type at all.
+    const boundaries = ['channel', 'direct', null].map((type) => spoiltBatch(context, fc.constant<unknown>(type), (draft, given) => ({ ...draft, type: given })));
     await context.property(batches, async ({ drafts }) => {
       await postRefused(context, drafts);
-    });
+    }, { boundaries });
   }, ['channel']),
 
   check('drafts.required-fields', async (context) => {
@@ -309,9 +331,14 @@ const mustChecks: Check[] = [
       const { [key]: _, ...rest } = draft;
       return rest as DraftInput;
     });
+    // The boundaries: each required field left out.
+    const boundaries = ['type', 'to', 'topic', 'content'].map((key) => spoiltBatch(context, fc.constant(key), (draft, left) => {
+      const { [left]: _, ...rest } = draft;
+      return rest as DraftInput;
+    }));
     await context.property(batches, async ({ drafts }) => {
       await postRefused(context, drafts);
-    });
+    }, { boundaries });
   }, ['channel']),
 
   check('drafts.unaddressed-to-ignored', async (context) => {
@@ -348,7 +375,7 @@ const mustChecks: Check[] = [
         await removeDrafts(context, ids);
         await queue.remove();
       }
-    }, Math.min(context.options.runs, 10));
+    }, context.runsSmokeAtMost(10));
   }, ['channel']),
 
   check('drafts.sync-off-deletes-drafts', (context) => switchingSynchronization(context, deletesDraftsProperty), [], ['profile users\' settings']),
@@ -377,7 +404,7 @@ function deletesDraftsProperty(context: Context, setting: Setting) {
       const left = await ourDrafts(context, as);
       if (left.length > 0) await removeDrafts(context, left.map((draft) => draft.id), as);
       expect(left.length === 0, `after switching ${as}'s synchronization off and on, ${left.length} of the ${createdIds.length} drafts are still on the server`);
-    }, Math.min(context.options.runs, 10));
+    }, context.runsSmokeAtMost(10));
 }
 
 function sendsNoEventProperty(context: Context, setting: Setting) {
@@ -399,7 +426,7 @@ function sendsNoEventProperty(context: Context, setting: Setting) {
       // closely is looked at too.
       const switchedOn = (event: any) => event.type === 'user_settings' && event.property === 'enable_drafts_synchronization' && event.value === true;
       const events = await pollEvents(context, as, queue, (seen) => seen.some(switchedOn));
-      if (events.some(switchedOn)) events.push(...await pollEvents(context, as, queue, () => false, Math.min(100, context.options.eventWaitMs)));
+      if (events.some(switchedOn)) events.push(...await pollEvents(context, as, queue, () => false, 25));
       const about = aboutDrafts(createdIds, drafts.map((draft) => String(draft.content)));
       const draftEvents = events.filter((event) => !/settings/.test(String(event.type)) && about(event));
       expect(draftEvents.length === 0, `switching ${as}'s synchronization off sent events about the drafts: ${JSON.stringify(draftEvents)}`);
@@ -407,7 +434,7 @@ function sendsNoEventProperty(context: Context, setting: Setting) {
       await removeDrafts(context, createdIds, as);
       await queue?.remove();
     }
-  }, Math.min(context.options.runs, 5));
+  }, context.runsSmokeAtMost(5));
 }
 
 /**
@@ -603,7 +630,7 @@ const decisionChecks: Check[] = [
         await removeDrafts(context, ids.slice(1).filter((id) => id >= 0));
         await queue.remove();
       }
-    }, Math.min(context.options.runs, 10));
+    }, context.runsSmokeAtMost(10));
   }, ['channel', 'events']),
 
   check('drafts.edit-delete-follow-model', async (context) => {
@@ -617,7 +644,7 @@ const decisionChecks: Check[] = [
       } finally {
         await removeDrafts(context, model.drafts.map((entry) => entry.id));
       }
-    }, Math.min(context.options.runs, 25));
+    }, context.runsSmokeAtMost(25));
   }, ['channel']),
 ];
 

@@ -133,7 +133,7 @@ const mustChecks: Check[] = [
       } finally {
         await removeFields(context, made.map((field) => field.id));
       }
-    }, context.runsAtMost(16));
+    }, context.runsSmokeAtMost(16));
   }),
 
   check('fields.name-optional', async (context) => {
@@ -150,13 +150,13 @@ const mustChecks: Check[] = [
       } finally {
         await removeFields(context, made.map((field) => field.id));
       }
-    }, context.runsAtMost(4));
+    }, context.runsSmokeAtMost(4));
   }),
 
   check('fields.field-type-required', async (context) => {
     await context.property(validCreate(context), async ({ field_type: _dropped, field_data: _data, ...params }) => {
       await refusedCreatingNothing(context, params, `POST /realm/profile_fields without field_type ${JSON.stringify(params)}`);
-    }, context.runsAtMost(5));
+    }, context.runsSmokeAtMost(5));
   }),
 
   check('fields.field-type-values', async (context) => {
@@ -168,7 +168,7 @@ const mustChecks: Check[] = [
       .filter((type) => !valid.includes(type as number));
     await context.property(fc.tuple(validCreate(context), outside), async ([params, type]) => {
       await refusedCreatingNothing(context, { ...params, field_type: type as number }, `field_type ${JSON.stringify(type)}`);
-    }, context.runsAtMost(10));
+    }, context.runsSmokeAtMost(10));
   }),
 
   check('fields.summary-limit', async (context) => {
@@ -187,7 +187,7 @@ const mustChecks: Check[] = [
       } finally {
         await removeFields(context, made);
       }
-    }, context.runsAtMost(4));
+    }, context.runsSmokeAtMost(4));
   }),
 
   check('fields.summary-types', async (context) => {
@@ -195,11 +195,11 @@ const mustChecks: Check[] = [
     if (count >= 2) throw new Skip(`the organization has ${count} summary fields the run did not make: a refusal could not tell the type rule from the limit`);
     await context.property(fc.tuple(fc.constantFrom(LONG_TEXT, USER), validCreate(context)), async ([type, params]) => {
       await refusedCreatingNothing(context, { ...params, field_type: type, field_data: undefined, display_in_profile_summary: true }, `a summary field of type ${type}`);
-    }, context.runsAtMost(6));
+    }, { runs: context.runsSmokeAtMost(6), boundaries: [LONG_TEXT, USER].map((type) => fc.tuple(fc.constant(type), validCreate(context))) });
   }),
 
   check('fields.select-options', async (context) => {
-    const spoilers = fc.constantFrom('no text', 'no order', 'text not a string', 'order not a string');
+    const spoilers = fc.constantFrom(...SPOILERS);
     await context.property(fc.tuple(options, spoilers, fc.nat()), async ([data, spoiler, at]) => {
       const { response, made } = await create(context, { name: fieldName(context), field_type: SELECT, field_data: data });
       try {
@@ -217,7 +217,7 @@ const mustChecks: Check[] = [
       else if (spoiler === 'text not a string') option.text = 7;
       else option.order = 1;
       await refusedCreatingNothing(context, { name: fieldName(context), field_type: SELECT, field_data: { ...data, [key]: option } }, `a List of options whose option ${key} has ${spoiler}`);
-    }, context.runsAtMost(8));
+    }, { runs: context.runsSmokeAtMost(8), boundaries: SPOILERS.map((spoiler) => fc.tuple(options, fc.constant(spoiler), fc.nat())) });
   }),
 
   check('fields.flags-at-their-levels', async (context) => {
@@ -238,12 +238,15 @@ const mustChecks: Check[] = [
       } finally {
         await removeFields(context, made.map((field) => field.id));
       }
-    }, context.runsAtMost(6));
+    }, context.runsSmokeAtMost(6));
   }),
 
   check('fields.summary-count-follows-model', async (context) => {
     const create = fc.tuple(fc.constantFrom(...creatableTypes(context.level)), fc.boolean()).map(([type, summary]) => new CreateField(type, summary));
     const remove = fc.nat().map((position) => new DeleteField(position));
+    // The boundary: a summary field made and deleted, then the limit reached and passed.
+    const SHORT_TEXT = 1;
+    const boundaries = [fc.constant([new CreateField(SHORT_TEXT, true), new DeleteField(0), new CreateField(SHORT_TEXT, true), new CreateField(SHORT_TEXT, true), new CreateField(SHORT_TEXT, true)])];
     await context.property(fc.commands([create, create, remove], { maxCommands: 8 }), async (commands) => {
       const model: FieldsModel = { foreign: summaryCount(await fieldsWithoutOurs(context)), ours: [] };
       try {
@@ -254,7 +257,7 @@ const mustChecks: Check[] = [
       } finally {
         await removeFields(context, model.ours.map((field) => field.id));
       }
-    }, context.runsAtMost(8));
+    }, { runs: context.runsSmokeAtMost(8), boundaries: boundaries as never });
   }),
 ];
 
@@ -263,6 +266,9 @@ interface FieldsModel {
   readonly foreign: number;
   ours: Array<{ id: number; summary: boolean }>;
 }
+
+/** How an option of a List of options is spoilt: each is a boundary of fields.select-options. */
+const SPOILERS = ['no text', 'no order', 'text not a string', 'order not a string'] as const;
 
 const modelCount = (model: FieldsModel) => model.foreign + model.ours.filter((field) => field.summary).length;
 

@@ -72,6 +72,28 @@ function world(context: Context): Promise<World> {
   });
 }
 
+/** A batch past any small constant: messages of the subscribed channel, in a topic of their own. */
+const MANY = 120;
+const manyOfRun = new WeakMap<Context, number[]>();
+
+/** The run's many messages, sent once; outside a smoke run, the largest batch the flags rules send. */
+function many(context: Context): Promise<number[]> {
+  return context.memo('flags-many', async () => {
+    const w = await world(context);
+    const ids: number[] = [];
+    for (let n = 0; n < MANY; n++) ids.push(await send(context, 'other', w.subscribed, `${context.prefix} many ${n}`, manyTopic(context)));
+    manyOfRun.set(context, ids);
+    return ids;
+  });
+}
+
+const manyTopic = (context: Context) => `${context.prefix} many`;
+
+/** The boundary of a batch rule outside a smoke run: every visible message and the many. */
+async function largestBatch(context: Context, w: World): Promise<Array<fc.Arbitrary<number[]>>> {
+  return context.options.smoke ? [] : [fc.constant([...visible(w), ...(await many(context))])];
+}
+
 /** The messages member may see, in each situation the spec distinguishes. */
 const visible = (w: World) => [...w.messages.subscribed, w.messages.own, ...w.messages.left, ...w.messages.history, ...w.messages.direct];
 const subscribedChannels = (w: World) => new Set([w.subscribed.id]);
@@ -93,10 +115,11 @@ async function flagsOf(context: Context, ids: readonly number[], as: Role = 'mem
       [{ channel: w.left.id, topic: worldTopic(context) }, w.messages.left],
       [{ channel: w.history.id, topic: worldTopic(context) }, w.messages.history],
       [{ dm: [context.probe.users.other.id] }, w.messages.direct],
+      [{ channel: w.subscribed.id, topic: manyTopic(context) }, manyOfRun.get(context) ?? []],
     ];
     for (const [where, members] of conversations) {
       if (!members.some((id) => ids.includes(id))) continue;
-      for (const message of await readConversation(context, as, where)) {
+      for (const message of await readConversation(context, as, where, MANY + 10)) {
         if (ids.includes(message.id) && Array.isArray(message.flags)) flags.set(message.id, message.flags);
       }
     }
@@ -122,10 +145,12 @@ const same = (a: Map<number, string[]>, b: Map<number, string[]>) =>
   [...a].every(([id, flags]) => JSON.stringify([...flags].sort()) === JSON.stringify([...(b.get(id) ?? [])].sort()));
 
 /** The request must be refused and change no flag of member's visible messages. */
-async function refusedChangingNothing(context: Context, w: World, send: () => Promise<Response>, what: string) {
-  const before = await flagsOf(context, visible(w));
+async function refusedChangingNothing(context: Context, w: World, send: () => Promise<Response>, what: string, ids: readonly number[] = visible(w)) {
+  // The messages the request names are those it could change; with none named, all of them.
+  const watched = ids.length > 0 ? ids : visible(w);
+  const before = await flagsOf(context, watched);
   const response = await send();
-  const after = await flagsOf(context, visible(w));
+  const after = await flagsOf(context, watched);
   expect(same(before, after), `${what}: flags changed: before ${JSON.stringify([...before])}, after ${JSON.stringify([...after])}`);
   return refused(response, what);
 }
@@ -156,9 +181,15 @@ const stepsArbitrary = (w: World) =>
 /** In each run, every op with every changeable flag on generated messages; `assert` judges each step. */
 async function everyStep(context: Context, assert: (step: { op: Op; flag: Changeable }, result: Awaited<ReturnType<typeof flagStep>>) => void) {
   const w = await world(context);
+  // The boundary: every step on a message of a channel member left and a direct one, the two
+  // the rules of the response tell apart when read is removed.
+  const pair = [w.messages.left[0]!, w.messages.direct[0]!];
+  const stepsOn = (ids: number[]) => fc.shuffledSubarray([0, 1, 2, 3, 4, 5], { minLength: 6 }).map((order) => order.map((index) => ({ ids, op: (index < 3 ? 'add' : 'remove') as Op, flag: CHANGEABLE[index % 3]! })));
+  // Outside a smoke run, every step on the largest batch too.
+  const largest = (await largestBatch(context, w)).map((batch) => batch.chain(stepsOn));
   await context.property(stepsArbitrary(w), async (steps) => {
     for (const step of steps) assert(step, await flagStep(context, step.ids, step.op, step.flag));
-  }, context.runsAtMost(20));
+  }, { runs: context.runsSmokeAtMost(20), boundaries: [stepsOn(pair), ...largest] });
 }
 
 // ---- Checks of what the spec states ---------------------------------------------------------
@@ -168,17 +199,19 @@ const mustChecks: Check[] = [
   check('flags.required-parameters', async (context) => {
     const w = await world(context);
     const request = fc.record({ drop: fc.constantFrom('messages', 'op', 'flag'), op: fc.constantFrom<Op>('add', 'remove'), flag: fc.constantFrom(...CHANGEABLE), ids: fc.subarray(visible(w), { minLength: 1 }) });
+    // The boundaries: each parameter left out, the others at their first values on every message.
+    const boundaries = (['messages', 'op', 'flag'] as const).map((drop) => fc.constant({ drop, op: 'add' as Op, flag: 'read' as Changeable, ids: [w.messages.subscribed[0]!] as number[] }));
     await context.property(request, async ({ drop, op, flag, ids }) => {
-      await refusedChangingNothing(context, w, () => updateFlags(context, drop === 'messages' ? undefined : ids, drop === 'op' ? undefined : op, drop === 'flag' ? undefined : flag), `POST /messages/flags without ${drop}`);
-    }, context.runsAtMost(20));
+      await refusedChangingNothing(context, w, () => updateFlags(context, drop === 'messages' ? undefined : ids, drop === 'op' ? undefined : op, drop === 'flag' ? undefined : flag), `POST /messages/flags without ${drop}`, drop === 'messages' ? [] : ids);
+    }, { runs: context.runsSmokeAtMost(20), boundaries });
   }),
 
   check('flags.op-add-or-remove', async (context) => {
     const w = await world(context);
     const ops = fc.oneof(fc.constantFrom('Add', 'ADD', ' add', 'remove ', 'delete', 'set', 'toggle', '', 'null', 'true'), fc.string({ maxLength: 8 }).filter((op) => op !== 'add' && op !== 'remove'));
     await context.property(fc.tuple(ops, fc.constantFrom(...CHANGEABLE), fc.subarray(visible(w), { minLength: 1 })), async ([op, flag, ids]) => {
-      await refusedChangingNothing(context, w, () => updateFlags(context, ids, op, flag), `POST /messages/flags op=${JSON.stringify(op)}`);
-    }, context.runsAtMost(20));
+      await refusedChangingNothing(context, w, () => updateFlags(context, ids, op, flag), `POST /messages/flags op=${JSON.stringify(op)}`, ids);
+    }, context.runsSmokeAtMost(20));
   }),
 
   check('flags.only-changeable-flags', async (context) => {
@@ -186,30 +219,34 @@ const mustChecks: Check[] = [
     const table = flagTable(context.level);
     const fixed = table.filter((flag) => !(CHANGEABLE as readonly string[]).includes(flag));
     // Every flag of the table with each op, then generated names outside the table.
+    // A smoke run names a channel message and a direct one; a full run every visible message.
+    const named = context.options.smoke ? [w.messages.subscribed[0]!, w.messages.direct[0]!] : visible(w);
     for (const flag of fixed) {
       for (const op of context.some(['add', 'remove'] as const)) {
-        await refusedChangingNothing(context, w, () => updateFlags(context, visible(w), op, flag), `POST /messages/flags ${op} ${flag}`);
+        await refusedChangingNothing(context, w, () => updateFlags(context, named, op, flag), `POST /messages/flags ${op} ${flag}`, named);
       }
     }
     const outside = fc.oneof(fc.constantFrom('Read', 'STARRED', 'unread', 'is_private', 'active_mobile_push_notification', 'force_expand', ''), fc.string({ maxLength: 10 }).filter((flag) => !table.includes(flag)));
     await context.property(fc.tuple(outside, fc.constantFrom<Op>('add', 'remove'), fc.subarray(visible(w), { minLength: 1 })), async ([flag, op, ids]) => {
       await refusedChangingNothing(context, w, () => updateFlags(context, ids, op, flag), `POST /messages/flags flag=${JSON.stringify(flag)}`);
-    }, context.runsAtMost(10));
+    }, context.runsSmokeAtMost(10));
   }),
 
   check('flags.add-sets-flag', async (context) => {
     const w = await world(context);
+    const boundaries = await largestBatch(context, w);
     await context.property(fc.subarray(visible(w), { minLength: 1 }), async (ids) => {
       for (const flag of CHANGEABLE) {
         const { after } = await flagStep(context, ids, 'add', flag);
         const lacking = ids.filter((id) => !after.get(id)!.includes(flag));
         expect(lacking.length === 0, `add ${flag}: messages ${JSON.stringify(lacking)} lack ${flag} afterwards`);
       }
-    }, context.runsAtMost(20));
+    }, { runs: context.runsSmokeAtMost(20), boundaries });
   }),
 
   check('flags.remove-clears-flag', async (context) => {
     const w = await world(context);
+    const boundaries = await largestBatch(context, w);
     await context.property(fc.subarray(visible(w), { minLength: 1 }), async (ids) => {
       for (const flag of CHANGEABLE) {
         if (flag !== 'read') succeeded(await updateFlags(context, ids, 'add', flag), `POST /messages/flags add ${flag}`);
@@ -218,7 +255,7 @@ const mustChecks: Check[] = [
         const keeping = ids.filter((id) => !exempt(id) && after.get(id)!.includes(flag));
         expect(keeping.length === 0, `remove ${flag}: messages ${JSON.stringify(keeping)} still have ${flag}`);
       }
-    }, context.runsAtMost(20));
+    }, { runs: context.runsSmokeAtMost(20), boundaries });
   }),
 
   check('flags.response-lists-modified', (context) =>
@@ -240,7 +277,7 @@ const mustChecks: Check[] = [
       const { after } = await flagStep(context, [...new Set([...skipped, ...others])], 'remove', 'read');
       const unread = skipped.filter((id) => !after.get(id)!.includes('read'));
       expect(unread.length === 0, `remove read made messages ${JSON.stringify(unread)} of channels member is not subscribed to unread`);
-    }, context.runsAtMost(20));
+    }, context.runsSmokeAtMost(20));
   }),
 
   check('flags.ignored-channels-listed', async (context) => {
@@ -252,7 +289,7 @@ const mustChecks: Check[] = [
       expect(Array.isArray(listed), `remove read: no ignored_because_not_subscribed_channels list: ${JSON.stringify(body)}`);
       const actual = [...new Set(listed as number[])].sort((a, b) => a - b);
       expect(JSON.stringify(actual) === JSON.stringify(expected), `remove read: ignored_because_not_subscribed_channels is ${JSON.stringify(listed)}, not ${JSON.stringify(expected)}`);
-    }, context.runsAtMost(20));
+    }, context.runsSmokeAtMost(20));
   }),
 
   check('flags.ignored-channels-only-for-read-remove', (context) =>
@@ -279,7 +316,7 @@ const mustChecks: Check[] = [
       const removeRead = succeeded(await updateFlags(context, ids, 'remove', 'read'), 'POST /messages/flags remove read');
       const unreadAgain = [...(await flagsOf(context, ids))].filter(([, flags]) => !flags.includes('read')).map(([id]) => id);
       expect(unreadAgain.length === 0, `remove read made messages ${JSON.stringify(unreadAgain)} of a channel member left unread (response ${JSON.stringify(removeRead)})`);
-    }, context.runsAtMost(5));
+    }, context.runsSmokeAtMost(5));
   }),
 
   check('flags.messages-start-unread', async (context) => {
@@ -291,7 +328,7 @@ const mustChecks: Check[] = [
       const [senderFlags] = (await flagsOf(context, [id], 'other')).values();
       expect(!memberFlags!.includes('read'), `a new ${direct ? 'direct' : 'channel'} message arrived read for its recipient: ${JSON.stringify(memberFlags)}`);
       expect(!senderFlags!.includes('read'), `a message sent through the API arrived read for its sender: ${JSON.stringify(senderFlags)}`);
-    }, context.runsAtMost(10));
+    }, context.runsSmokeAtMost(10));
   }),
 
   check('flags.mention-flags', async (context) => {
@@ -315,6 +352,8 @@ const mustChecks: Check[] = [
     };
     if (!plain(users.member.fullName) || !plain(users.other.fullName)) throw new Skip('a user\'s full name holds * or |, which the mention syntax cannot carry');
     const mentions = fc.array(fc.record({ who: fc.constantFrom<Target>('member', 'other'), form: fc.constantFrom(...forms) }), { maxLength: 3 });
+    // The boundaries: no mention, and each form alone.
+    const boundaries = [[], ...forms.map((form) => [{ who: 'member' as Target, form }])].map((list: Array<{ who: Target; form: string }>) => fc.constant(list));
     await context.property(mentions, async (list) => {
       const content = `${context.prefix} hello ${list.map(({ who, form }) => mention(who, form)).join(' and ')}`;
       const id = await send(context, 'admin', w.subscribed, content);
@@ -323,7 +362,7 @@ const mustChecks: Check[] = [
         const expected = list.some((m) => m.who === who && m.form !== 'silent');
         expect(flags!.includes('mentioned') === expected, `${who}'s copy of ${JSON.stringify(content)} has flags ${JSON.stringify(flags)}: mentioned should be ${expected ? 'set' : 'absent'}`);
       }
-    }, context.runsAtMost(15));
+    }, { runs: context.runsSmokeAtMost(15), boundaries });
   }),
 
   check('flags.wildcard-mention-flags', async (context) => {
@@ -342,7 +381,7 @@ const mustChecks: Check[] = [
         const [flags] = (await flagsOf(context, [id], who)).values();
         expect(flags!.includes(flag) && flags!.includes('wildcard_mentioned') && !flags!.includes(other), `@**${wildcard}**: ${who}'s flags are ${JSON.stringify(flags)}, not ${flag} and wildcard_mentioned`);
       }
-    }, context.runsAtMost(10));
+    }, context.runsSmokeAtMost(10));
   }),
 
   check('flags.wildcard-mentioned-before-224', async (context) => {
@@ -352,7 +391,7 @@ const mustChecks: Check[] = [
       const [flags] = (await flagsOf(context, [id], 'other')).values();
       expect(flags!.includes('wildcard_mentioned'), `@**${wildcard}** at level ${context.level}: flags ${JSON.stringify(flags)} lack wildcard_mentioned`);
       expect(!flags!.includes('stream_wildcard_mentioned') && !flags!.includes('topic_wildcard_mentioned'), `at level ${context.level} the flags ${JSON.stringify(flags)} name a wildcard flag of level 224`);
-    }, context.runsAtMost(5));
+    }, context.runsSmokeAtMost(5));
   }),
 
   check('flags.alert-word-flag', async (context) => {
@@ -367,7 +406,7 @@ const mustChecks: Check[] = [
       const flags = await flagsOf(context, [withWord, without], 'other');
       expect(flags.get(withWord)!.includes('has_alert_word'), `a message holding the alert word as ${JSON.stringify(word)} has flags ${JSON.stringify(flags.get(withWord))}`);
       expect(!flags.get(without)!.includes('has_alert_word'), `a message without alert words has has_alert_word`);
-    }, context.runsAtMost(10));
+    }, context.runsSmokeAtMost(10));
   }),
 
   check('flags.historical-flag', async (context) => {
@@ -377,15 +416,24 @@ const mustChecks: Check[] = [
       succeeded(await updateFlags(context, [id], 'add', 'starred'), 'POST /messages/flags add starred');
       const [flags] = (await flagsOf(context, [id])).values();
       expect(flags!.includes('historical') && flags!.includes('starred'), `a starred message from a channel's history member never received has flags ${JSON.stringify(flags)}`);
-    }, context.runsAtMost(10));
+    }, context.runsSmokeAtMost(10));
   }),
 
   check('flags.model-sequence', async (context) => {
     const w = await world(context);
-    await context.property(fc.commands([stepArbitrary(w).map((step) => new FlagCommand(step.ids, step.op, step.flag))], { maxCommands: 8 }), async (commands) => {
+    // The boundaries: on every message, each flag removed while the others are set, and each
+    // added while the others are not.
+    const all = visible(w);
+    const step = (op: Op, flag: Changeable) => new FlagCommand(all, op, flag);
+    const whileSet = [...CHANGEABLE.map((flag) => step('add', flag)), ...CHANGEABLE.flatMap((flag) => [step('remove', flag), step('add', flag)])];
+    const whileUnset = [...CHANGEABLE.map((flag) => step('remove', flag)), ...CHANGEABLE.flatMap((flag) => [step('add', flag), step('remove', flag)])];
+    // A smoke run keeps its budget: every flag set, then each removed, the last set first.
+    const short = [...CHANGEABLE.map((flag) => step('add', flag)), ...[...CHANGEABLE].reverse().map((flag) => step('remove', flag))];
+    const boundaries = context.options.smoke ? [fc.constant(short)] : [fc.constant(whileSet), fc.constant(whileUnset)];
+    await context.property(fc.commands([stepArbitrary(w).map((one) => new FlagCommand(one.ids, one.op, one.flag))], { maxCommands: 8 }), async (commands) => {
       const model: FlagModel = { world: w, flags: await flagsOf(context, visible(w)) };
       await modelRun(context, model, commands, async (state) => void (state.flags = await flagsOf(context, visible(w))));
-    }, context.runsAtMost(15));
+    }, { runs: context.runsSmokeAtMost(15), boundaries: boundaries as never });
   }),
 ];
 
@@ -466,7 +514,7 @@ const decisionChecks: Check[] = [
         return response;
       }, `${op} ${flag} with message ${hidden}`);
       succeeded(await updateFlags(context, [hidden], okOp, okFlag), `${okOp} ${okFlag} with message ${hidden}`);
-    }, context.runsAtMost(10));
+    }, context.runsSmokeAtMost(10));
   }),
 
   check('flags.event-shape', async (context) => {
@@ -499,7 +547,7 @@ const decisionChecks: Check[] = [
       } finally {
         await queue.remove();
       }
-    }, context.runsAtMost(10));
+    }, context.runsSmokeAtMost(10));
   }, ['events']),
 ];
 

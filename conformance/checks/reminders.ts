@@ -76,7 +76,7 @@ const mustChecks: Check[] = [
       const listed = (await listReminders(context)).find((reminder) => reminder.reminder_id === body.reminder_id);
       expect(listed, `GET /reminders does not list reminder ${body.reminder_id}`);
       expect(listed.scheduled_delivery_timestamp === when && Object.values(listed).includes(messageId), `reminder ${body.reminder_id} is listed as ${JSON.stringify(listed)}: not for message ${messageId} at ${when}`);
-    }, context.runsAtMost(6));
+    }, context.runsSmokeAtMost(6));
   }),
 
   check('reminders.delivered-to-self', async (context) => {
@@ -102,21 +102,24 @@ const mustChecks: Check[] = [
       expect(participants.every((id) => id === users.member.id || id === reminder.sender_id), `the reminder went to ${JSON.stringify(participants)}, not to member alone`);
       const others = (await recentMessages(context, 'other', deliveryWindow(context))).filter(links);
       expect(others.length === 0, `other received the reminder too: ${JSON.stringify(others.map((m) => m.content))}`);
-    }, context.runsAtMost(3));
+    }, context.runsSmokeAtMost(3));
   }, ['deliveries']),
 
   check('reminders.note-delivered', async (context) => {
+    // The boundary: a note of the longest length /register allows.
+    const limit: unknown = (await fetchState(context, 'member', ['reminders'])).max_reminder_note_length;
+    const longest = Number.isInteger(limit) ? [fc.constant('n'.repeat(limit as number))] : [];
     await deliveryProperty(context, text(20), async (words) => {
       const tag = token(context);
       const messageId = await messageToRemind(context, false, tag);
-      const note = `${tag} ${words}`;
+      const note = `${tag} ${words}`.slice(0, Number.isInteger(limit) ? (limit as number) : undefined);
       const delivery = await due(context);
       succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: delivery.at, note }), 'POST /reminders');
       await delivery.passed();
       const delivered = (await recentMessages(context, 'member', deliveryWindow(context))).filter((message) => message.id !== messageId && String(message.content).includes(tag));
       for (const message of delivered) context.noteMessage(message.id);
       expect(delivered.some((message) => String(message.content).includes(note)), `no delivered reminder shows the note ${JSON.stringify(note)}: ${JSON.stringify(delivered.map((m) => m.content))}`);
-    }, context.runsAtMost(3));
+    }, { runs: context.runsSmokeAtMost(3), boundaries: longest });
   }, ['deliveries']),
 
   check('reminders.note-absent-before-415', async (context) => {
@@ -124,7 +127,7 @@ const mustChecks: Check[] = [
       const messageId = await messageToRemind(context, true, token(context));
       const body = succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: (await targetNow(context)) + 30 * DAY, note: words }), 'POST /reminders with note');
       expect(Array.isArray(body.ignored_parameters_unsupported) && body.ignored_parameters_unsupported.includes('note'), `at level ${context.level} note should be named in ignored_parameters_unsupported: ${JSON.stringify(body)}`);
-    }, context.runsAtMost(3));
+    }, context.runsSmokeAtMost(3));
   }),
 ];
 

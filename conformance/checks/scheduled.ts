@@ -327,6 +327,17 @@ const mustChecks: Check[] = [
     ];
     // Each sequence starts from a channel message and a direct one.
     const starts = fc.tuple(initial(context, w, 'channel'), initial(context, w, 'direct'));
+    // The boundary: each field edited alone on the direct message (position 1) and on the channel
+    // one (position 0), then the type changed each way.
+    const [channelTypeName] = typeNames(context.level, 'channel');
+    const [directTypeName] = typeNames(context.level, 'direct');
+    const alone = (position: number): Edit[] => [{ content: `${context.prefix} edited ${position}` }, ...(position === 0 ? [{ topic: 'edited topic' }] : [])];
+    const every = fc.tuple(starts, audience(w, 'channel'), audience(w, 'direct')).map(([pair, channelTo, directTo]) => [pair, [
+      ...alone(1).map((change) => new EditCommand(1, change)),
+      ...alone(0).map((change) => new EditCommand(0, change)),
+      new EditCommand(1, { type: channelTypeName, to: channelTo, topic: 'now a channel message' }),
+      new EditCommand(0, { type: directTypeName, to: directTo }),
+    ]] as const);
     await context.property(fc.tuple(starts, fc.commands(commands, { maxCommands: 20, size: 'max' })), async ([[channel, direct], list]) => {
       const model: ScheduledModel = { context, messages: [] };
       const before = new Set((await listed(context)).keys());
@@ -343,7 +354,7 @@ const mustChecks: Check[] = [
       } finally {
         for (const entry of model.messages) await remove(context, entry.id);
       }
-    }, context.runsAtMost(15));
+    }, { runs: context.runsSmokeAtMost(15), boundaries: [every] as never });
   }),
 
   check('scheduled.type-values', async (context) => {
@@ -353,29 +364,35 @@ const mustChecks: Check[] = [
       fc.constantFrom('Stream', 'PRIVATE', 'Direct', ' stream', 'private ', 'dm', 'group', 'huddle', '', 'null', ...(context.level < 248 ? [] : ['CHANNEL'])),
       fc.string({ maxLength: 8 }),
     ).filter((type) => !known.includes(type));
+    // The boundaries: near misses of each name, on an edit that would be valid under the name.
+    const nearMisses = ['Stream', 'dm', '', ...(context.level < 248 ? ['channel'] : ['CHANNEL'])].filter((type) => !known.includes(type));
+    const boundaries = nearMisses.flatMap((type) => (['channel', 'direct'] as const).map((toKind) => fc.tuple(initial(context, w, otherKind(toKind)), changeTo(context, w, toKind, type))));
     await context.property(fc.tuple(anyKind, anyKind, outside).chain(([from, toKind, type]) => fc.tuple(initial(context, w, from), changeTo(context, w, toKind, type))), async ([start, change]) => {
       await expectRefusedUnchanged(context, start, change);
-    }, context.runsAtMost(10));
+    }, { runs: context.runsSmokeAtMost(10), boundaries });
   }),
 
   check('scheduled.type-synonyms', async (context) => {
     const w = await world(context);
     // The kinds whose type has two names at the target's level: below 248, direct only.
     const kinds = (['channel', 'direct'] as const).filter((kind) => typeNames(context.level, kind).length === 2);
-    await context.property(fc.tuple(anyKind, fc.constantFrom(...kinds)).chain(([from, kind]) => fc.tuple(initial(context, w, from), changeTo(context, w, kind, typeNames(context.level, kind)[0]))), async ([start, change]) => {
+    const caseOf = (from: fc.Arbitrary<Kind>, kind: fc.Arbitrary<Kind>) => fc.tuple(from, kind).chain(([start, to]) => fc.tuple(initial(context, w, start), changeTo(context, w, to, typeNames(context.level, to)[0])));
+    // The boundaries: each kind with two names, from each kind.
+    const boundaries = kinds.flatMap((kind) => (['channel', 'direct'] as const).map((from) => caseOf(fc.constant(from), fc.constant(kind))));
+    await context.property(caseOf(anyKind, fc.constantFrom(...kinds)), async ([start, change]) => {
       const kind = kindOfType(context.level, change.type!)!;
       const [older, newer] = typeNames(context.level, kind);
       const first = await expectAccepted(context, start, { ...change, type: older }, (before, request) => specState(context, before, request));
       const second = await expectAccepted(context, start, { ...change, type: newer }, (before, request) => specState(context, before, request));
       expect(typeNames(248, kind).includes(first.type) && typeNames(248, kind).includes(second.type), `edits with type ${older} and ${newer} read back as types ${first.type} and ${second.type}`);
-    }, context.runsAtMost(10));
+    }, { runs: context.runsSmokeAtMost(10), boundaries });
   }),
 
   check('scheduled.channel-type-absent-before-248', async (context) => {
     const w = await world(context);
     await context.property(anyKind.chain((from) => fc.tuple(initial(context, w, from), changeTo(context, w, 'channel', 'channel'))), async ([start, change]) => {
       await expectRefusedUnchanged(context, start, change);
-    }, context.runsAtMost(6));
+    }, context.runsSmokeAtMost(6));
   }),
 
   check('scheduled.to-required-on-type-change', async (context) => {
@@ -383,7 +400,7 @@ const mustChecks: Check[] = [
     await context.property(anyKind.chain((from) => fc.tuple(initial(context, w, from), changeTo(context, w, otherKind(from)))), async ([start, change]) => {
       const { to: _dropped, ...withoutTo } = change;
       await expectRefusedUnchanged(context, start, withoutTo);
-    }, context.runsAtMost(10));
+    }, context.runsSmokeAtMost(10));
   }),
 
   check('scheduled.to-matches-type', async (context) => {
@@ -407,7 +424,7 @@ const mustChecks: Check[] = [
     });
     await context.property(cases, async ([start, change]) => {
       await expectRefusedUnchanged(context, start, change);
-    }, context.runsAtMost(10));
+    }, context.runsSmokeAtMost(10));
   }),
 
   check('scheduled.topic-required-on-change-to-channel', async (context) => {
@@ -415,14 +432,15 @@ const mustChecks: Check[] = [
     await context.property(fc.tuple(initial(context, w, 'direct'), changeTo(context, w, 'channel')), async ([start, change]) => {
       const { topic: _dropped, ...withoutTopic } = change;
       await expectRefusedUnchanged(context, start, withoutTopic);
-    }, context.runsAtMost(10));
+    }, context.runsSmokeAtMost(10));
   }),
 
   check('scheduled.required-topic-not-empty', async (context) => {
     const w = await world(context);
-    await context.property(fc.tuple(initial(context, w, 'direct'), changeTo(context, w, 'channel'), fc.constantFrom(...emptyTopicNames(context))), async ([start, change, topic]) => {
+    const [starts, changes] = [initial(context, w, 'direct'), changeTo(context, w, 'channel')];
+    await context.property(fc.tuple(starts, changes, fc.constantFrom(...emptyTopicNames(context))), async ([start, change, topic]) => {
       await expectRefusedUnchanged(context, start, { ...change, topic });
-    }, context.runsAtMost(10));
+    }, { runs: context.runsSmokeAtMost(10), boundaries: emptyTopicNames(context).map((name) => fc.tuple(starts, changes, fc.constant(name))) });
   }),
 
   check('scheduled.topic-ignored-for-direct', async (context) => {
@@ -436,9 +454,14 @@ const mustChecks: Check[] = [
         : fc.constant<Edit>({ topic, content: body });
       return fc.tuple(initial(context, w, from), change);
     });
+    // The boundaries: a topic on a content edit of a direct message, and on a change to one.
+    const boundaries = [
+      fc.tuple(initial(context, w, 'direct'), fc.tuple(ordinaryTopic(context), content(context)).map(([topic, body]): Edit => ({ topic, content: body }))),
+      fc.tuple(initial(context, w, 'channel'), fc.tuple(changeTo(context, w, 'direct'), ordinaryTopic(context)).map(([change, topic]): Edit => ({ ...change, topic }))),
+    ];
     await context.property(cases, async ([start, change]) => {
       await expectAccepted(context, start, change, (before, request) => specState(context, before, request));
-    }, context.runsAtMost(15));
+    }, { runs: context.runsSmokeAtMost(15), boundaries });
   }),
 
   check('scheduled.empty-topic-names', async (context) => {
@@ -446,21 +469,21 @@ const mustChecks: Check[] = [
     const names = emptyTopicNames(context).filter((name) => name !== '');
     await context.property(fc.tuple(initial(context, w, 'channel'), fc.constantFrom(...names), fc.option(content(context), { nil: undefined }), fc.option(audience(w, 'channel'), { nil: undefined })), async ([start, topic, body, to]) => {
       await expectAccepted(context, start, { topic, content: body, to: to as number | undefined }, (before, request) => ({ ...before, ...fields(request), topic: '' }));
-    }, context.runsAtMost(10));
+    }, context.runsSmokeAtMost(10));
   }),
 
   check('scheduled.empty-topic-valid-since-334', async (context) => {
     const w = await world(context);
     await context.property(fc.tuple(initial(context, w, 'channel'), fc.option(audience(w, 'channel'), { nil: undefined })), async ([start, to]) => {
       await expectAccepted(context, start, { topic: '', to: to as number | undefined }, (before, request) => ({ ...before, ...fields(request), topic: '' }));
-    }, context.runsAtMost(6));
+    }, context.runsSmokeAtMost(6));
   }),
 
   check('scheduled.empty-topic-invalid-before-334', async (context) => {
     const w = await world(context);
     await context.property(fc.tuple(initial(context, w, 'channel'), fc.option(content(context), { nil: undefined })), async ([start, body]) => {
       await expectRefusedUnchanged(context, start, { topic: '', content: body });
-    }, context.runsAtMost(6));
+    }, context.runsSmokeAtMost(6));
   }),
 
   check('scheduled.no-topic-ordinary-before-370', async (context) => {
@@ -468,25 +491,28 @@ const mustChecks: Check[] = [
     const names = emptyTopicNames(context).filter((name) => name !== '');
     await context.property(fc.tuple(initial(context, w, 'channel'), fc.constantFrom(...names)), async ([start, topic]) => {
       await expectAccepted(context, start, { topic }, (before) => ({ ...before, topic }));
-    }, context.runsAtMost(6));
+    }, context.runsSmokeAtMost(6));
   }),
 
   check('scheduled.content-limit', async (context) => {
     const w = await world(context);
     const max = context.probe.maxMessageLength;
-    await context.property(fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), lengthAround(max), fc.constantFrom('a', 'é', '日', '𝒜')), async ([start, length, unit]) => {
+    const units = fc.constantFrom('a', 'é', '日', '𝒜');
+    const starts = anyKind.chain((kind) => initial(context, w, kind));
+    await context.property(fc.tuple(starts, lengthAround(max), units), async ([start, length, unit]) => {
       const body = exactLength(`${context.prefix} `, unit, length);
       await checkLimit(context, start, { content: body }, 'content', body, max);
-    }, context.runsAtMost(10));
+    }, { runs: context.runsSmokeAtMost(10), boundaries: atAndPastLimit(starts, max) });
   }),
 
   check('scheduled.topic-limit', async (context) => {
     const w = await world(context);
     const max = context.probe.maxTopicLength;
-    await context.property(fc.tuple(initial(context, w, 'channel'), lengthAround(max), fc.constantFrom('a', 'é', '日', '𝒜')), async ([start, length, unit]) => {
+    const starts = initial(context, w, 'channel');
+    await context.property(fc.tuple(starts, lengthAround(max), fc.constantFrom('a', 'é', '日', '𝒜')), async ([start, length, unit]) => {
       const topic = exactLength('t', unit, length);
       await checkLimit(context, start, { topic }, 'topic', topic, max);
-    }, context.runsAtMost(10));
+    }, { runs: context.runsSmokeAtMost(10), boundaries: atAndPastLimit(starts, max) });
   }),
 
   check('scheduled.failed-needs-timestamp', async (context) => {
@@ -506,7 +532,7 @@ const mustChecks: Check[] = [
       } finally {
         await remove(context, id);
       }
-    }, context.runsAtMost(3));
+    }, context.runsSmokeAtMost(3));
   }, ['reference-clock']),
 
   check('scheduled.missing-channel-error', async (context) => {
@@ -522,7 +548,7 @@ const mustChecks: Check[] = [
       expect(body.code === 'STREAM_DOES_NOT_EXIST', `a missing channel ${id}: code ${JSON.stringify(body.code)}, not STREAM_DOES_NOT_EXIST`);
       expect(body.stream_id === id, `a missing channel ${id}: stream_id is ${JSON.stringify(body.stream_id)}`);
       expect(body.msg !== '', `a missing channel ${id}: the error's msg is empty`);
-    }, context.runsAtMost(6));
+    }, context.runsSmokeAtMost(6));
   }),
 
   check('scheduled.invalid-user-error', async (context) => {
@@ -537,7 +563,7 @@ const mustChecks: Check[] = [
       const body = await expectRefusedUnchanged(context, start, change);
       expect(body.code === 'BAD_REQUEST', `an unknown user ${id}: code ${JSON.stringify(body.code)}, not BAD_REQUEST`);
       expect(body.msg !== '', `an unknown user ${id}: the error's msg is empty`);
-    }, context.runsAtMost(6));
+    }, context.runsSmokeAtMost(6));
   }),
 
   check('scheduled.missing-message-error', async (context) => {
@@ -546,7 +572,7 @@ const mustChecks: Check[] = [
       const id = deletedOne ? await deletedId(context, start) : MISSING_ID;
       const response = await edit(context, id, { content: body });
       refusedAsMissing(refused(response, `PATCH /scheduled_messages/${id} (no such message)`), id);
-    }, context.runsAtMost(6));
+    }, context.runsSmokeAtMost(6));
   }),
 
   check('scheduled.own-messages-only', async (context) => {
@@ -565,7 +591,7 @@ const mustChecks: Check[] = [
       } finally {
         await remove(context, id, 'other');
       }
-    }, context.runsAtMost(6));
+    }, context.runsSmokeAtMost(6));
   }),
 
   check('scheduled.delete-missing-error', async (context) => {
@@ -573,7 +599,7 @@ const mustChecks: Check[] = [
     await context.property(fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), fc.boolean()), async ([start, deletedOne]) => {
       const id = deletedOne ? await deletedId(context, start) : MISSING_ID;
       refusedAsMissing(refused(await context.call('member', 'DELETE', `/scheduled_messages/${id}`), `DELETE /scheduled_messages/${id} (no such message)`), id);
-    }, context.runsAtMost(6));
+    }, context.runsSmokeAtMost(6));
   }),
 
   check('scheduled.delete-removes', async (context) => {
@@ -590,7 +616,7 @@ const mustChecks: Check[] = [
         await remove(context, doomed.id);
         await remove(context, kept.id);
       }
-    }, context.runsAtMost(6));
+    }, context.runsSmokeAtMost(6));
   }),
 
   check('scheduled.deleted-never-sent', async (context) => {
@@ -615,7 +641,7 @@ const mustChecks: Check[] = [
       if (!has(twin.content)) throw new Skip(`a scheduled message was not delivered after its time (GET /messages shows none of ${JSON.stringify(twin.content)}), so the absence of a deleted one proves nothing`);
       const sent = arrived.filter((m) => String(m.content).includes(doomed.content));
       expect(sent.length === 0, `the ${failedFirst ? 'failed' : 'pending'} scheduled message ${id} was deleted, yet it was sent as message ${sent.map((m) => m.id).join(', ')}`);
-    }, context.runsAtMost(3));
+    }, { runs: context.runsSmokeAtMost(3), boundaries: (['channel', 'direct'] as const).map((kind) => fc.tuple(initial(context, w, kind), fc.constant(false))) });
   }, ['deliveries']),
 ];
 
@@ -636,6 +662,14 @@ function fields(request: Edit): Partial<Scheduled> {
 }
 
 /** Lengths at, just under and just over a limit. */
+/**
+ * The boundaries of a length limit: at the limit and one past it, in a unit of one UTF-16 code
+ * unit and in one of two (a limit counted in code units would cut the second short).
+ */
+function atAndPastLimit<S>(starts: fc.Arbitrary<S>, max: number): Array<fc.Arbitrary<[S, number, string]>> {
+  return ['a', '𝒜'].flatMap((unit) => [max, max + 1].map((length) => fc.tuple(starts, fc.constant(length), fc.constant(unit))));
+}
+
 const lengthAround = (max: number) => fc.oneof(fc.constantFrom(max - 1, max, max + 1), fc.integer({ min: Math.max(1, max - 10), max: max + 10 }));
 
 /** `head` then `unit` repeated to `length` characters in all. */
@@ -797,7 +831,7 @@ const decisionChecks: Check[] = [
           : { type: 'private', to: start.to as number[], content: start.content, scheduled_delivery_timestamp: now - before });
       if (response.body?.scheduled_message_id) await remove(context, response.body.scheduled_message_id);
       refusedExactly(response, `${onEdit ? 'PATCH' : 'POST'} with scheduled_delivery_timestamp ${before} seconds before now`, 'Scheduled delivery time must be in the future.');
-    }, context.runsAtMost(8));
+    }, context.runsSmokeAtMost(8));
   }),
 
   check('scheduled.topic-normalized', async (context) => {
@@ -811,7 +845,7 @@ const decisionChecks: Check[] = [
       const noTopic = `${lead}(no topic)${trail}`;
       if (context.level >= 370) await expectAccepted(context, start, { topic: noTopic }, (before) => ({ ...before, topic: '' }));
       await expectRefusedUnchanged(context, { ...start, kind: 'direct', to: [context.probe.users.other.id], topic: '' }, { type: 'stream', to: start.to as number, topic: noTopic });
-    }, context.runsAtMost(5));
+    }, context.runsSmokeAtMost(5));
   }),
 
   check('scheduled.limits-truncate', async (context) => {
@@ -823,7 +857,7 @@ const decisionChecks: Check[] = [
       const topic = exactLength('t', unit, maxTopicLength + over);
       await expectAccepted(context, start, { topic }, (before) => ({ ...before, topic: firstCharacters(topic, maxTopicLength - 3) + '...' }));
       await expectAccepted(context, start, { topic: exactLength('t', unit, maxTopicLength) }, (before) => ({ ...before, topic: exactLength('t', unit, maxTopicLength) }));
-    }, context.runsAtMost(4));
+    }, context.runsSmokeAtMost(4));
   }),
 
   check('scheduled.listing-shape', async (context) => {
@@ -857,7 +891,7 @@ const decisionChecks: Check[] = [
       } finally {
         for (const m of made) await remove(context, m.id);
       }
-    }, context.runsAtMost(5));
+    }, context.runsSmokeAtMost(5));
   }),
 
   check('scheduled.delivery', async (context) => {
@@ -922,7 +956,7 @@ const decisionChecks: Check[] = [
       if (context.level >= 184) {
         refusedExactly(await edit(context, id, { content: `${message.content} again` }), `PATCH of the delivered scheduled message ${id}`, 'Scheduled message was already sent');
       }
-    }, context.runsAtMost(3));
+    }, context.runsSmokeAtMost(3));
   }, ['deliveries']),
 
   check('scheduled.late-delivery-fails', async (context) => {
@@ -962,7 +996,7 @@ const decisionChecks: Check[] = [
         await remove(context, id);
         if ((await listed(context)).has(onTheEdge.id)) await remove(context, onTheEdge.id);
       }
-    }, context.runsAtMost(3));
+    }, context.runsSmokeAtMost(3));
   }, ['reference-clock', 'events']),
 
   check('scheduled.edit-clears-failed', async (context) => {
@@ -990,7 +1024,7 @@ const decisionChecks: Check[] = [
       } finally {
         await remove(context, id);
       }
-    }, context.runsAtMost(3));
+    }, context.runsSmokeAtMost(3));
   }, ['reference-clock', 'events']),
 
   check('scheduled.event-shapes', async (context) => {
@@ -1020,7 +1054,7 @@ const decisionChecks: Check[] = [
       } finally {
         await queue.remove();
       }
-    }, context.runsAtMost(5));
+    }, context.runsSmokeAtMost(5));
   }, ['events']),
 ];
 

@@ -60,6 +60,8 @@ export async function registerQueue(context: Context, as: Role, eventTypes: stri
 export async function pollEvents(context: Context, as: Role, queue: Queue, done: (events: any[]) => boolean, waitMs = context.options.eventWaitMs): Promise<any[]> {
   const seen: any[] = [];
   const deadline = Date.now() + waitMs;
+  // Looked at again soon, then less often: a wait for what must not come costs few requests.
+  let pause = 25;
   for (;;) {
     const body = succeeded(
       await context.call(as, 'GET', '/events', { queue_id: queue.id, last_event_id: queue.lastEventId, dont_block: true }),
@@ -71,7 +73,8 @@ export async function pollEvents(context: Context, as: Role, queue: Queue, done:
       if (event.type !== 'heartbeat') seen.push(event);
     }
     if (done(seen) || Date.now() >= deadline) return seen;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, deadline - Date.now()))));
+    pause = Math.min(pause * 2, 200);
   }
 }
 
