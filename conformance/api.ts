@@ -20,7 +20,7 @@ export interface CheckOptions {
   /** An organization administrator and two distinct regular members. */
   readonly users: Readonly<Record<Role, Credentials>>;
   readonly seed?: number;
-  /** Runs per property (default 50; 1 with smoke). */
+  /** Random cases per property besides its boundaries (default 15; 1 with smoke). */
   readonly runs?: number;
   /** Only the rules whose ID contains this, or matches it with * globs. */
   readonly only?: string;

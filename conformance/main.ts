@@ -46,8 +46,10 @@ const HELP = `Usage: npm run conformance -- [options]
   --junit FILE         write a JUnit XML report
   --html FILE          write a self-contained HTML report
   --decisions          also check decisions: Zulip's behaviour where the spec is silent
-  --smoke              every applicable must rule in at most 1,200 requests (one run per
-                       property unless --runs says otherwise): a CI smoke test of a staging server
+  --smoke              every applicable must rule in at most 1,200 requests (each property's
+                       boundary cases, or one run unless --runs says otherwise): a CI smoke test
+                       of a staging server
+  --shuffle            run the rules in an order drawn from the seed: no verdict may change
   --retries N          run a rule that ended in error again, up to N times, same seed; a pass
                        then is marked flaky (default 0)
   --explain RULE       print the rule, the spec's words, its levels, severity and reasons, and a
@@ -189,7 +191,7 @@ async function main(): Promise<number> {
     options: {
       target: { type: 'string' }, profile: { type: 'string' }, seed: { type: 'string' }, runs: { type: 'string' },
       only: { type: 'string' }, json: { type: 'string' }, junit: { type: 'string' }, html: { type: 'string' }, decisions: { type: 'boolean' },
-      smoke: { type: 'boolean' }, retries: { type: 'string' }, 'sweep-only': { type: 'boolean' }, explain: { type: 'string' }, journal: { type: 'string' }, undo: { type: 'string' },
+      smoke: { type: 'boolean' }, shuffle: { type: 'boolean' }, retries: { type: 'string' }, 'sweep-only': { type: 'boolean' }, explain: { type: 'string' }, journal: { type: 'string' }, undo: { type: 'string' },
       expect: { type: 'string' }, replay: { type: 'string' }, rate: { type: 'string' }, timeout: { type: 'string' }, 'event-wait': { type: 'string' },
       'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'reference-dialect-seed': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, 'delivery-wait': { type: 'string' }, deliveries: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
       verbose: { type: 'boolean' }, version: { type: 'boolean' }, 'list-rules': { type: 'boolean' },
@@ -272,6 +274,7 @@ async function main(): Promise<number> {
       expectations,
       createUsers: values['create-users'] ?? embedded !== null,
       smoke: values.smoke ?? false,
+      shuffle: values.shuffle ?? false,
       emojiLimitMib: wholeNumber(values['emoji-limit-mib'], 'emoji-limit-mib'),
       retries: wholeNumber(values.retries, 'retries') ?? 0,
       deliveryWait: wholeNumber(values['delivery-wait'], 'delivery-wait'),

@@ -1,6 +1,7 @@
 // One run of the suite against one target: probe, run the selected checks one after another,
 // clean up, report.
 
+import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client, type Credentials, type Role } from './run/client.js';
@@ -59,6 +60,8 @@ export interface SuiteOptions {
   readonly emojiLimitMib?: number;
   /** Every applicable rule with as few requests as still check it (--smoke). */
   readonly smoke?: boolean;
+  /** Runs the rules in an order drawn from the run's seed instead of the catalog's (--shuffle). */
+  readonly shuffle?: boolean;
   /** How many times a rule that ended in error is run again, with the same seed. */
   readonly retries?: number;
   /** Keep each rule's last exchanges in its result. */
@@ -135,7 +138,9 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     probe = await probeTarget(client, { createUsers: options.createUsers ?? false, emojiLimitMib: options.emojiLimitMib, deliveryWait: options.deliveryWait, smoke: options.smoke, deliveries: options.deliveries });
     const context = new Context(client, probe, options, prefix, cleanup);
     const matches = ruleMatcher(options.only);
-    const selected = options.shard ? shardOf(CHECKS.filter((check) => matches(check.rule)), options.shard) : CHECKS.filter((check) => matches(check.rule));
+    const matching = options.shard ? shardOf(CHECKS.filter((check) => matches(check.rule)), options.shard) : CHECKS.filter((check) => matches(check.rule));
+    // No rule may depend on what an earlier one left: --shuffle shows it, with the run's seed.
+    const selected = options.shuffle ? fc.sample(fc.shuffledSubarray(matching, { minLength: matching.length, maxLength: matching.length }), { seed: options.seed, numRuns: 1 })[0]! : matching;
     // On real time the checks of deliveries go first: their wait runs while the others do.
     const realTime = context.deliveryState.mode === 'real-time';
     const order = realTime ? [...selected].sort((a, b) => Number(b.needs.includes('deliveries')) - Number(a.needs.includes('deliveries'))) : selected;

@@ -1,10 +1,11 @@
-// npm run power -- [--seeds N] [--from S] [--faults PATTERN] [--smoke] [--runs N] [--jobs N] [--json FILE]
+// npm run power -- [--seeds N] [--from S] [--faults PATTERN] [--smoke] [--orders] [--runs N] [--jobs N] [--json FILE]
 //
 // Power that does not depend on luck: every seeded fault of a must rule (reference/faults.ts,
 // the rules' own and the power faults) against the reference, once for every seed, with the
 // fault's area run as a default run (or a smoke run) would run it. A fault its own rule does not
 // catch at some seed is a blind spot of the suite: each is listed with the seed and the command
-// that replays it. Exit 1 when a fault went uncaught at any seed.
+// that replays it. With --orders each is also run with the area's rules shuffled and with its rule
+// alone: no rule may depend on what an earlier one left. Exit 1 when a fault went uncaught.
 
 import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -22,6 +23,8 @@ export interface PowerTask {
   readonly seed: number;
   readonly smoke: boolean;
   readonly runs: number;
+  /** The area in the catalog's order, shuffled by the seed, or the fault's rule alone. */
+  readonly order: 'catalog' | 'shuffled' | 'alone';
 }
 
 export interface PowerFinding {
@@ -41,7 +44,8 @@ export function mustFaults(pattern = ''): string[] {
 export function replayOf(task: PowerTask): string {
   const fault = faultNamed(task.fault)!;
   const level = fault.level === undefined ? '' : ` --feature-level ${fault.level}`;
-  return `TEAMCHAT_FAULTS=${task.fault} npm start -- --port 9991${level} & npm run conformance -- --target http://127.0.0.1:9991 --profile <the reference's profile> --only '${fault.rule.split('.')[0]}.*' --seed ${task.seed}${task.smoke ? ' --smoke' : ` --runs ${task.runs}`}`;
+  const only = task.order === 'alone' ? fault.rule : `${fault.rule.split('.')[0]}.*`;
+  return `TEAMCHAT_FAULTS=${task.fault} npm start -- --port 9991${level} & npm run conformance -- --target http://127.0.0.1:9991 --profile <the reference's profile> --only '${only}' --seed ${task.seed}${task.smoke ? ' --smoke' : ` --runs ${task.runs}`}${task.order === 'shuffled' ? ' --shuffle' : ''}`;
 }
 
 export async function powerOne(task: PowerTask): Promise<PowerFinding> {
@@ -50,8 +54,8 @@ export async function powerOne(task: PowerTask): Promise<PowerFinding> {
   try {
     const profile = targetProfile(reference.fixture, reference.url);
     const report = await runSuite({
-      target: reference.url, credentials: profile.users, embedded: true, seed: task.seed, runs: task.runs, smoke: task.smoke,
-      only: `${fault.rule.split('.')[0]}.*`, replayPath: null, decisions: false, rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
+      target: reference.url, credentials: profile.users, embedded: true, seed: task.seed, runs: task.runs, smoke: task.smoke, shuffle: task.order === 'shuffled',
+      only: task.order === 'alone' ? fault.rule : `${fault.rule.split('.')[0]}.*`, replayPath: null, decisions: false, rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
     });
     const own = report.rules.find((rule) => rule.id === fault.rule);
     return { task, status: own?.status ?? 'absent', requests: report.requests };
@@ -77,12 +81,12 @@ async function worker(): Promise<void> {
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
-      seeds: { type: 'string' }, from: { type: 'string' }, faults: { type: 'string' }, smoke: { type: 'boolean' },
+      seeds: { type: 'string' }, from: { type: 'string' }, faults: { type: 'string' }, smoke: { type: 'boolean' }, orders: { type: 'boolean' },
       runs: { type: 'string' }, jobs: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
-    process.stdout.write('npm run power -- [--seeds N] [--from S] [--faults PATTERN] [--smoke] [--runs N] [--jobs N] [--json FILE]\n');
+    process.stdout.write('npm run power -- [--seeds N] [--from S] [--faults PATTERN] [--smoke] [--orders] [--runs N] [--jobs N] [--json FILE]\n');
     return 0;
   }
   const count = Number(values.seeds ?? 50);
@@ -99,8 +103,9 @@ async function main(): Promise<number> {
     return 2;
   }
   const jobs = Math.max(1, Number(values.jobs ?? availableParallelism()));
-  const tasks = faults.flatMap((fault) => Array.from({ length: count }, (_, index) => ({ fault, seed: from + index, smoke, runs })));
-  process.stdout.write(`power: ${faults.length} faults × seeds ${from}–${from + count - 1}, ${smoke ? 'smoke' : `${runs} runs per property`}: ${tasks.length} runs in ${jobs} processes\n`);
+  const orders = values.orders ? (['catalog', 'shuffled', 'alone'] as const) : (['catalog'] as const);
+  const tasks: PowerTask[] = faults.flatMap((fault) => Array.from({ length: count }, (_, index) => orders.map((order) => ({ fault, seed: from + index, smoke, runs, order }))).flat());
+  process.stdout.write(`power: ${faults.length} faults × seeds ${from}–${from + count - 1}${values.orders ? ' × the area in order, shuffled and the rule alone' : ''}, ${smoke ? 'smoke' : `${runs} runs per property`}: ${tasks.length} runs in ${jobs} processes\n`);
   const started = performance.now();
   const findings: PowerFinding[] = [];
   let next = 0;
@@ -114,11 +119,11 @@ async function main(): Promise<number> {
   })));
   let blind = 0;
   for (const fault of faults) {
-    const mine = findings.filter((finding) => finding.task.fault === fault).sort((a, b) => a.task.seed - b.task.seed);
+    const mine = findings.filter((finding) => finding.task.fault === fault).sort((a, b) => a.task.seed - b.task.seed || a.task.order.localeCompare(b.task.order));
     const missed = mine.filter((finding) => finding.status !== 'fail');
     if (missed.length > 0) blind++;
     process.stdout.write(`  ${missed.length === 0 ? 'caught' : 'MISSED'} ${mine.length - missed.length}/${mine.length}  ${fault}: ${faultNamed(fault)!.does}\n`);
-    for (const finding of missed) process.stdout.write(`       seed ${finding.task.seed}: ${finding.status}; replay: ${replayOf(finding.task)}\n`);
+    for (const finding of missed) process.stdout.write(`       seed ${finding.task.seed}${values.orders ? ` (${finding.task.order})` : ''}: ${finding.status}; replay: ${replayOf(finding.task)}\n`);
   }
   const requests = findings.map((finding) => finding.requests);
   process.stdout.write(`power: ${faults.length - blind} of ${faults.length} faults caught at every seed (${Math.round((performance.now() - started) / 1000)} s; most requests in one run: ${Math.max(...requests)})\n`);

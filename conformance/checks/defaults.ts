@@ -214,9 +214,10 @@ const mustChecks: Check[] = [
     // The boundaries: for a boolean, the numbers 0 and 1 and a quoted true; for an integer, a
     // fraction, a quoted number and a boolean.
     const first = (type: string) => typed.find((setting) => setting.kind.type === type);
-    const boundaries = ([['bool', ['0', '1', '"true"']], ['int', ['1.5', '"3"', 'true']]] as const).flatMap(([type, texts]) => {
+    // (A smoke run: the first two of each.)
+    const boundaries = ([['bool', ['0', '1', '"true"']], ['int', ['1.5', 'true', '"3"']]] as const).flatMap(([type, texts]) => {
       const setting = first(type);
-      return setting === undefined ? [] : texts.map((text) => caseOf(fc.constant(setting), text));
+      return setting === undefined ? [] : texts.slice(0, context.options.smoke ? 2 : undefined).map((text) => caseOf(fc.constant(setting), text));
     });
     await context.property(caseOf(fc.constantFrom(...typed)), async ([setting, text, [other, otherValue]]) => {
       await refusedChangingNothing(context, { [other]: otherValue, [setting.name]: text }, `${setting.name}=${text} with ${other}=${JSON.stringify(otherValue)}`);

@@ -76,8 +76,11 @@ interface Parked<T> {
 export async function deliveryProperty<T>(context: Context, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number | PropertyCases<T> = context.options.runs): Promise<void> {
   const state = context.deliveryState;
   if (state.mode !== 'real-time') return context.property(arbitrary, predicate, runs, labelsOf(predicate));
-  const { boundaries, total } = context.casesOf(runs);
-  const values = [...boundaries, ...(total > boundaries.length ? fc.sample(arbitrary, { seed: context.options.seed, numRuns: total - boundaries.length }) : [])];
+  const { boundaries, random } = context.casesOf(runs);
+  const values = [
+    ...boundaries.map((boundary, index) => fc.sample(boundary, { seed: context.options.seed + index, numRuns: 1 })[0]!),
+    ...(random > 0 ? fc.sample(arbitrary, { seed: context.options.seed, numRuns: random }) : []),
+  ];
   const parked: Array<Parked<T>> = [];
   let early: { value: T; error: unknown; setUp: Exchange[] } | null = null;
   for (const value of values) {

@@ -225,27 +225,36 @@ export class Context {
   }
 
   /**
-   * The cases of a property: its boundaries, first, and how many cases in all. The boundaries are
-   * cases of every run, besides the random ones; a smoke run takes them alone where there are
-   * some. Each is drawn once, from the run's seed.
+   * The cases of a property: its boundaries, each drawn once from the run's seed, and how many
+   * random cases come on top. The boundaries are cases of every run; a smoke run takes them
+   * alone where there are some.
    */
-  casesOf<T>(runs: number | PropertyCases<T>): { boundaries: T[]; total: number } {
+  casesOf<T>(runs: number | PropertyCases<T>): { boundaries: ReadonlyArray<fc.Arbitrary<T>>; random: number } {
     const cases = typeof runs === 'number' ? { runs } : runs;
-    const random = cases.runs ?? this.options.runs;
-    const boundaries = (cases.boundaries ?? []).map((boundary, index) => fc.sample(boundary, { seed: this.options.seed + index, numRuns: 1 })[0]!);
-    const total = boundaries.length + ((this.options.smoke && boundaries.length > 0) || cases.exhaustive ? 0 : random);
-    return { boundaries, total };
+    const boundaries = cases.boundaries ?? [];
+    const random = (this.options.smoke && boundaries.length > 0) || cases.exhaustive ? 0 : cases.runs ?? this.options.runs;
+    return { boundaries, random };
   }
 
   /**
-   * Runs a fast-check property against the target. A failure is shrunk, then its smallest
-   * input is run once more to record the requests that show it.
+   * Runs a fast-check property against the target: each boundary first, as a case of its own
+   * (its seed is the run's plus its position), then the random cases. A failure is shrunk (a
+   * boundary's within what it fixes), then its smallest input is run once more to record the
+   * requests that show it. Its replay path names the boundary it came from: `b2:0:1`.
    */
   async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number | PropertyCases<T> = this.options.runs, labels?: readonly string[]): Promise<void> {
-    const { boundaries, total } = this.casesOf(runs);
-    const examples = boundaries.map((value) => [value] as [T]);
-    const parameters: fc.Parameters<[T]> = { seed: this.options.seed, numRuns: total, examples };
-    if (this.options.replayPath) Object.assign(parameters, { path: this.options.replayPath, endOnFailure: true });
+    const { boundaries, random } = this.casesOf(runs);
+    const replay = /^b(\d+):(.*)$/.exec(this.options.replayPath ?? '');
+    for (const [index, boundary] of boundaries.entries()) {
+      if (this.options.replayPath !== null && Number(replay?.[1]) !== index) continue;
+      await this.cases(boundary, predicate, 1, this.options.seed + index, replay?.[2] ?? null, `b${index}:`, labels);
+    }
+    if (random > 0 && (this.options.replayPath === null || replay === null)) await this.cases(arbitrary, predicate, random, this.options.seed, this.options.replayPath, '', labels);
+  }
+
+  private async cases<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number, seed: number, path: string | null, pathPrefix: string, labels?: readonly string[]): Promise<void> {
+    const parameters: fc.Parameters<[T]> = { seed, numRuns: runs };
+    if (path !== null) Object.assign(parameters, { path, endOnFailure: true });
     // A harness or network problem, or a server error, ends the property at once: nothing to
     // shrink, no more requests. A transient fault on a request that may have taken effect makes
     // that one case unknowable: it is dropped and another drawn, until as many were dropped as
@@ -260,7 +269,7 @@ export class Context {
         if (error instanceof TransientError) {
           dropped++;
           this.transientCost.dropped++;
-          if (dropped <= total) fc.pre(false);
+          if (dropped <= Math.max(runs, 3)) fc.pre(false);
           problem = new TransientError(`${dropped} generated cases met a transient fault and were dropped, too many to judge the rule by the others; the last: ${error.message}`);
           throw problem;
         }
@@ -286,8 +295,9 @@ export class Context {
     throw new Violation(message, {
       // The run prefix differs from run to run; the input is shown without it.
       input: readable(value, labels ?? labelsOf(predicate)).replaceAll(this.prefix, '{prefix}'),
-      seed: details.seed,
-      path: details.counterexamplePath,
+      // The run's seed: a boundary's own is the run's plus its position, which the path names.
+      seed: this.options.seed,
+      path: details.counterexamplePath === null ? null : `${pathPrefix}${details.counterexamplePath}`,
       requests: exchanges.map(curlLine),
       exchanges,
     });

@@ -19,6 +19,9 @@ interface Seen {
   readonly what: string;
 }
 
+/** Whether a value an event carries is the one a form sent: a string as it was, anything else as JSON. */
+const sameValue = (sent: string, value: unknown) => sent === (typeof value === 'string' ? value : JSON.stringify(value)) || sent === JSON.stringify(value);
+
 const pathOf = (exchange: Exchange) => new URL(exchange.url).pathname.replace(/^.*\/api\/v1/, '');
 
 /**
@@ -77,13 +80,15 @@ export class Witness {
     if (whose === null) return;
     // A refused change sends no event: what others did meanwhile is read after the next accepted one, or at the end.
     if ((exchange.body as { result?: string } | null)?.result !== 'success') return;
-    const sent = new Set(exchange.form.map(([name]) => name));
+    // By name and value: a setting sent with the value it had sends no event, so an event of that
+    // name with another value is someone else's.
+    const sent = new Map(exchange.form.map(([name, value]) => [name, value]));
     const type = path === '/settings' ? 'user_settings' : 'realm_user_settings_defaults';
-    await this.read(whose, (eventType, name) => eventType === type && sent.delete(name));
+    await this.read(whose, (eventType, name, value) => eventType === type && sent.has(name) && sameValue(sent.get(name)!, value) && sent.delete(name));
   }
 
   /** Reads a queue's new events; each change of a setting that `ours` does not claim is someone else's. */
-  private async read(as: Role, ours: (type: string, name: string) => boolean): Promise<void> {
+  private async read(as: Role, ours: (type: string, name: string, value: unknown) => boolean): Promise<void> {
     const watch = this.watches.find((candidate) => candidate.as === as);
     if (!watch) return;
     const response = await this.watcher.call(watch.as, 'GET', '/events', { queue_id: watch.queue, last_event_id: watch.lastEventId, dont_block: true });
@@ -95,7 +100,7 @@ export class Witness {
       watch.lastEventId = Math.max(watch.lastEventId, Number(event.id));
       if (event.type === 'realm_user_settings_defaults' || event.type === 'user_settings') {
         for (const [name, value] of changesIn(event)) {
-          if (ours(event.type, name)) continue;
+          if (ours(event.type, name, value)) continue;
           this.seen.push(event.type === 'user_settings'
             ? { shares: 'profile users\' settings', what: `${watch.as}'s setting ${name} became ${JSON.stringify(value)}, which this run did not set` }
             : { shares: 'organization defaults', what: `the organization's default ${name} became ${JSON.stringify(value)}, which this run did not set` });

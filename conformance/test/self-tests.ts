@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FAULTS } from '../../reference/faults.js';
+import { FAULTS, POWER_FAULTS } from '../../reference/faults.js';
 import { readFixture, targetProfile } from '../../reference/fixture.js';
 import { FLAG_BITS } from '../../reference/model.js';
 import { BOUNDARY_LEVELS, MIN_FEATURE_LEVEL } from '../../reference/levels.js';
@@ -44,7 +44,7 @@ const EXAMINED_LEVELS = [218, 384];
 const notPassing = (report: Report) => report.rules.filter((rule) => rule.status !== 'pass' && !skippedByDesign(rule)).map((rule) => `${rule.id}: ${rule.status} ${rule.message}`);
 
 
-export type SelfTestPart = 'catalog' | 'levels-zulip' | 'levels-alternate' | 'faults-zulip' | 'faults-alternate' | 'real-time';
+export type SelfTestPart = 'catalog' | 'levels-zulip-low' | 'levels-zulip-high' | 'levels-alternate' | 'faults-zulip' | 'faults-alternate' | 'real-time';
 
 /** Registers one part of the self-test with uvu. */
 export function selfTests(part: SelfTestPart): void {
@@ -112,13 +112,18 @@ export function selfTests(part: SelfTestPart): void {
     }
 
   }
-  if (part === 'levels-zulip' || part === 'levels-alternate') {
-    const dialect = part === 'levels-zulip' ? 'zulip' : 'alternate';
+  if (part.startsWith('levels-')) {
+    const dialect = part === 'levels-alternate' ? 'alternate' : 'zulip';
     // Each behaviour's edges, and the levels of the real Zulip servers the suite was run against
-    // (218 and 384: the expectations file's), where a false failure would be seen first.
-    for (const level of [...new Set([...BOUNDARY_LEVELS, ...EXAMINED_LEVELS])].sort((a, b) => a - b)) {
+    // (218 and 384: the expectations file's), where a false failure would be seen first. Zulip's
+    // dialect, which checks the decisions too, takes them in two files, so that they run at once.
+    const levels = [...new Set([...BOUNDARY_LEVELS, ...EXAMINED_LEVELS])].sort((a, b) => a - b);
+    const half = Math.ceil(levels.length / 2);
+    const mine = part === 'levels-zulip-low' ? levels.slice(0, half) : part === 'levels-zulip-high' ? levels.slice(half) : levels;
+    for (const level of mine) {
       test(`the suite passes against the reference at feature level ${level}, ${dialect} dialect`, async () => {
-        const report = await suiteAgainstReference({ featureLevel: level, dialect }, 2);
+        // As a smoke run: every rule's boundary cases (random cases at every level are the sweep's).
+        const report = await suiteAgainstReference({ featureLevel: level, dialect }, 2, null, { smoke: true });
         assert.equal(notPassing(report), []);
         assert.is(report.feature_level, level);
         assert.ok(report.summary.pass > 0);
@@ -136,7 +141,8 @@ export function selfTests(part: SelfTestPart): void {
         if (fault!.dialects && !fault!.dialects.includes(dialect)) continue;
         test(`the fault ${rule} (${fault!.does}) fails its rule and only the rules that observe it, ${dialect} dialect`, async () => {
           const area = rule.split('.')[0];
-          const report = await suiteAgainstReference({ faults: new Set([rule]), featureLevel: fault!.level, dialect }, 6, `${area}.*`);
+          // A smoke run: the boundaries of each rule catch its fault, within the smoke budget.
+          const report = await suiteAgainstReference({ faults: new Set([rule]), featureLevel: fault!.level, dialect }, 1, `${area}.*`, { smoke: true });
           const byId = new Map(report.rules.map((result) => [result.id, result]));
           assert.is(byId.get(rule as never)?.status, 'fail', `${rule} was not caught: ${JSON.stringify(byId.get(rule as never))}`);
           const allowed = new Set<string>([rule, ...(fault!.alsoCaughtBy ?? [])]);
@@ -149,9 +155,19 @@ export function selfTests(part: SelfTestPart): void {
         });
       }
     }
-
-
-
+    // The power faults, in a default run with few random cases: the boundaries catch them, the
+    // largest batch among them, which a smoke run leaves out.
+    if (dialect === 'zulip') {
+      for (const [name, fault] of Object.entries(POWER_FAULTS)) {
+        test(`the power fault ${name} (${fault.does}) fails its rule and only the rules that observe it`, async () => {
+          const report = await suiteAgainstReference({ faults: new Set([name]), featureLevel: fault.level }, 1, `${fault.rule.split('.')[0]}.*`);
+          const allowed = new Set<string>([fault.rule, ...(fault.alsoCaughtBy ?? [])]);
+          assert.is(report.rules.find((result) => result.id === fault.rule)?.status, 'fail', `${name} was not caught`);
+          const unexpected = report.rules.filter((result) => result.status !== 'pass' && !skippedByDesign(result) && !allowed.has(result.id));
+          assert.equal(unexpected.map((result) => `${result.id}: ${result.status} ${result.message}`), []);
+        });
+      }
+    }
   }
   if (part === 'real-time') {
     // Deliveries on real time: the reference with its clock hidden behaves as a real server,

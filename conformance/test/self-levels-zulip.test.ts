@@ -1,7 +1,0 @@
-// The self-test, part levels in Zulip dialect: see conformance/test/self-tests.ts.
-
-import { test } from 'uvu';
-import { selfTests } from './self-tests.js';
-
-selfTests('levels-zulip');
-test.run();
