@@ -3,7 +3,7 @@
 //   const { checkTarget } = await import('teamchat-conformance');
 //   const report = await checkTarget({ target, users: { admin, member, other }, runs: 10 });
 
-import type { Credentials, Role } from './run/client.js';
+import { isLoopback, type Credentials, type Role } from './run/client.js';
 import type { Report } from './report/json.js';
 import { DEFAULT_RUNS } from './run/harness.js';
 import { runSuite, type Expectations } from './suite.js';
@@ -38,7 +38,8 @@ export function checkTarget(options: CheckOptions): Promise<Report> {
   return runSuite({
     target: options.target, credentials: options.users, embedded: false,
     seed: options.seed ?? Math.floor(Math.random() * 2 ** 31), runs: options.runs ?? (options.smoke ? 1 : DEFAULT_RUNS), only: options.only ?? null, replayPath: null,
-    decisions: options.decisions ?? false, rate: options.rate ?? 20, timeoutMs: 15_000, eventWaitMs: 2_000,
+    // The CLI's defaults: no rate bound on this machine, 20 requests per second elsewhere.
+    decisions: options.decisions ?? false, rate: options.rate ?? (isLoopback(options.target) ? 0 : 20), timeoutMs: 15_000, eventWaitMs: 2_000,
     expectations: options.expectations ?? null, createUsers: options.createUsers ?? false, smoke: options.smoke ?? false, retries: options.retries ?? 0,
   });
 }

@@ -11,20 +11,20 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { Cleanup, pendingIn } from './run/cleanup.js';
-import { Client, ROLES, type Credentials, type Exchange, type ParamValue, type Role } from './run/client.js';
+import { Client, isLoopback, ROLES, type Credentials, type Exchange, type ParamValue, type Role } from './run/client.js';
 import { ProbeFailure, probeTarget } from './run/probe.js';
 import { DEFAULT_RUNS } from './run/harness.js';
 import { PREFIX_FORM, sweep } from './run/sweep.js';
 import { explanation, findRule, operationsOf } from './report/explain.js';
 import { html } from './report/html.js';
-import { consoleSummary } from './report/console.js';
-import { exitCode, type Report } from './report/json.js';
+import { consoleSummary, withReplays } from './report/console.js';
+import { counted, exitCode, type Report } from './report/json.js';
 import { MergeError, mergeReports } from './report/merge.js';
 import { releaseEveryClaim } from './run/lease.js';
 import { putBackPersonalFlags } from './run/personal-flags.js';
 import { parseShard } from './run/shard.js';
 import { junit } from './report/junit.js';
-import { runSuite, SUITE_VERSION, type Expectations } from './suite.js';
+import { ruleMatcher, runSuite, SUITE_VERSION, type Expectations } from './suite.js';
 import { RULES, type Rule } from './rules.js';
 
 class UsageError extends Error {}
@@ -177,12 +177,44 @@ async function startEmbeddedReference(level: number | undefined, dialect: string
   return { url, profile: readJson<Profile>(profilePath, 'profile'), child, featureLevel };
 }
 
+/** The closest of the candidates to a mistyped word, if one is close enough to be meant. */
+export function closest(word: string, candidates: readonly string[]): string | null {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, index) => index);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  const ranked = candidates.map((candidate) => [candidate, distance(word, candidate)] as const).sort((a, b) => a[1] - b[1]);
+  const [best] = ranked;
+  return best && best[1] <= Math.max(2, Math.floor(word.length / 3)) ? best[0] : null;
+}
+
+/** One line for a misuse of the options, with the option meant where one is close. */
 function parseArguments<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   try {
     return parseArgs(config);
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${HELP}`);
+    const unknown = /Unknown option '(--?[^']+)'/.exec((error as Error).message)?.[1];
+    const meant = unknown ? closest(unknown.replace(/^-+/, ''), Object.keys(config.options ?? {})) : null;
+    const first = (error as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '');
+    throw new UsageError(`${first}${meant ? ` (did you mean --${meant}?)` : ''}; see --help`);
   }
+}
+
+/** The target as a URL the suite can send to: http or https, with a host. */
+function targetUrl(target: string): string {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new UsageError(`--target takes an http or https URL such as http://127.0.0.1:9991; ${JSON.stringify(target)} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target takes an http or https URL such as http://127.0.0.1:9991; ${JSON.stringify(target)} is ${url.protocol.slice(0, -1)}`);
+  return target;
 }
 
 async function main(): Promise<number> {
@@ -226,9 +258,18 @@ async function main(): Promise<number> {
   let embedded: EmbeddedReference | null = null;
   const dialect = values['reference-dialect'] ?? 'zulip';
   if (!['zulip', 'alternate', 'random'].includes(dialect)) throw new UsageError('--reference-dialect takes zulip, alternate or random');
+  const referenceLevel = wholeNumber(values['reference-level'], 'reference-level');
+  // The reference serves the levels the catalog knows: from 1 to the newest a rule names.
+  const newest = Math.max(...RULES.flatMap((rule) => [rule.since, ('before' in rule ? rule.before : undefined) ?? 0]));
+  if (referenceLevel !== undefined && (referenceLevel < 1 || referenceLevel > newest)) throw new UsageError(`--reference-level takes a feature level from 1 to ${newest}`);
+  if (values.only !== undefined && !RULES.some((rule) => ruleMatcher(values.only!)(rule.id))) {
+    const meant = closest(values.only, RULES.map((rule) => rule.id));
+    throw new UsageError(`--only ${values.only} matches no rule of the catalog${meant ? ` (did you mean ${meant}?)` : ''}; --list-rules lists them`);
+  }
+  if (target !== undefined) target = targetUrl(target);
   const dialectSeed = dialect === 'random' ? wholeNumber(values['reference-dialect-seed'], 'reference-dialect-seed') ?? seed : undefined;
   if (!target) {
-    embedded = await startEmbeddedReference(wholeNumber(values['reference-level'], 'reference-level'), dialect, {}, dialectSeed);
+    embedded = await startEmbeddedReference(referenceLevel, dialect, {}, dialectSeed);
     target = embedded.url;
     Object.assign(profile, embedded.profile);
   }
@@ -259,11 +300,11 @@ async function main(): Promise<number> {
   let progress = () => 0;
   const ticker = setInterval(() => {
     if (terminal || values.quiet || current === null || Date.now() - current.since < tick) return;
-    process.stdout.write(`  …     ${current.id} [${current.index + 1}/${current.total}] still running after ${Math.round((Date.now() - current.since) / 1000)} s, ${progress()} requests so far\n`);
+    process.stdout.write(`  …     ${current.id} [${current.index + 1}/${current.total}] still running after ${Math.round((Date.now() - current.since) / 1000)} s, ${counted(progress(), 'request')} so far\n`);
   }, tick);
   ticker.unref();
   const checked = embedded ? ` (the embedded reference at feature level ${embedded.featureLevel}, ${dialect} dialect${dialectSeed !== undefined ? ` of seed ${dialectSeed}` : ''})` : '';
-  process.stdout.write(`teamchat-conformance: checking ${target}${checked} with seed ${seed}, ${runs} runs per property\n`);
+  process.stdout.write(`teamchat-conformance: checking ${target}${checked} with seed ${seed}, ${values.smoke ? 'each property\'s boundary cases (a smoke run)' : `${counted(runs, 'random case')} per property besides its boundary cases`}\n`);
   try {
     const report = await runSuite({
       target, credentials, embedded: embedded !== null, seed, runs, only: values.only ?? null,
@@ -303,13 +344,13 @@ async function main(): Promise<number> {
           return;
         }
         const mark = result.status === 'fail' && result.expected ? 'xfail' : result.flaky ? 'flaky' : result.status;
-        const transient = [result.dropped ? `${result.dropped} cases dropped after transient faults` : '', result.resynced ? `model read again ${result.resynced} times` : ''].filter(Boolean).map((text) => `, ${text}`).join('');
-        process.stdout.write(`  ${paint(mark, mark.padEnd(5))} ${result.id}${result.status === 'skip' ? `: ${result.message}` : ''} (${result.duration_ms} ms, ${result.requests} requests${transient})\n`);
+        const transient = [result.dropped ? `${counted(result.dropped, 'case')} dropped after transient faults` : '', result.resynced ? `model read again ${counted(result.resynced, 'time')}` : ''].filter(Boolean).map((text) => `, ${text}`).join('');
+        process.stdout.write(`  ${paint(mark, mark.padEnd(5))} ${result.id}${result.status === 'skip' ? `: ${result.message}` : ''} (${result.duration_ms} ms, ${counted(result.requests, 'request')}${transient})\n`);
       },
     });
     clearInterval(ticker);
     if (skippedDecisions > 0) process.stdout.write(`  skip  ${skippedDecisions} decisions (Zulip's choices where the spec is silent): run with --decisions to check them, --verbose to list them\n`);
-    if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2) + '\n');
+    if (values.json) writeFileSync(values.json, JSON.stringify(withReplays(report), null, 2) + '\n');
     if (values.junit) writeFileSync(values.junit, junit(report));
     if (values.html) writeFileSync(values.html, html(report));
     process.stdout.write(consoleSummary(report).replace(/^rules: .*$/m, (line) => line.replace(/(\d+) (pass|fail|skip|error)/g, (words, _count, status: string) => paint(status, words))) + '\n');
@@ -338,7 +379,7 @@ function merge(files: string[], values: { json?: string; junit?: string; html?: 
     if (error instanceof MergeError) throw new UsageError(error.message);
     throw error;
   }
-  if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2) + '\n');
+  if (values.json) writeFileSync(values.json, JSON.stringify(withReplays(report), null, 2) + '\n');
   if (values.junit) writeFileSync(values.junit, junit(report));
   if (values.html) writeFileSync(values.html, html(report));
   process.stdout.write(`teamchat-conformance: merged ${files.length} shard reports of one run (seed ${report.seed}) into ${outputs.join(', ')}\n`);
@@ -349,11 +390,6 @@ function merge(files: string[], values: { json?: string; junit?: string; html?: 
 }
 
 /** Whether the target is on this machine (loopback): no rate bound by default. */
-function isLoopback(target: string): boolean {
-  const host = new URL(target).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
 /** --list-rules: the catalog as text, or as JSON to a file (- for stdout). */
 function listRules(json: string | undefined): number {
   const rules = (RULES as readonly Rule[]).map((rule) => ({ id: rule.id, severity: rule.severity, since: rule.since, ...(rule.before !== undefined ? { before: rule.before } : {}), section: rule.section, title: rule.title }));
@@ -461,7 +497,7 @@ async function undo(file: string, given: string | undefined, profile: Profile, r
     const removed = await sweep(client, cleanup, (text) => text.includes(journal.run));
     for (const what of removed) process.stdout.write(`  removed ${what}\n`);
     for (const problem of cleanup.problems) process.stdout.write(`  problem: ${problem}\n`);
-    process.stdout.write(`${journal.pending.length} changes put back, ${removed.length} objects removed, ${cleanup.problems.length} problems\n`);
+    process.stdout.write(`${counted(journal.pending.length, 'change')} put back, ${counted(removed.length, 'object')} removed, ${counted(cleanup.problems.length, 'problem')}\n`);
     return cleanup.problems.length > 0 ? 1 : 0;
   } finally {
     await client.close();

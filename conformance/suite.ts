@@ -9,7 +9,7 @@ import { Cleanup, Journal } from './run/cleanup.js';
 import { CHECKS } from './checks/index.js';
 import { applicability, Context, runCheck, startCheck, type Check, type DeferredCheck, type RuleResult } from './run/harness.js';
 import { probeTarget, type Probe } from './run/probe.js';
-import { summarize, type Report } from './report/json.js';
+import { counted, summarize, type Report } from './report/json.js';
 import { ruleById } from './rules.js';
 import { specAnchor } from './spec.js';
 import { sweep, sweepProfileFields } from './run/sweep.js';
@@ -238,7 +238,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     } finally {
       await lease?.release();
       // The checks that wait for deliveries go on, also after an interrupt: what they made is put away.
-      if (waiting.length > 0 && !options.interrupted?.()) options.onWait?.(`waiting for the run's deliveries (${waiting.length} rules; up to ${context.deliveryState.waitSeconds} s after the last is due)`);
+      if (waiting.length > 0 && !options.interrupted?.()) options.onWait?.(`waiting for the run's deliveries (${counted(waiting.length, 'rule')}; up to ${context.deliveryState.waitSeconds} s after the last is due)`);
       // Something else the run made due within its wait (reminders a target cannot delete) is waited for too.
       const due = waiting.length > 0 || context.deliveryState.latestDue !== null;
       const reason = !due ? null : options.interrupted?.() ? 'the run was interrupted before its deliveries were due' : await context.deliveryState.settle!();

@@ -28,14 +28,29 @@ test('prints its base URL once listening, writes the profile, exits 0 on SIGTERM
   }
 });
 
-test('bad options end with exit 2 and a message', async () => {
-  for (const args of [['--feature-level', '9999'], ['--port', 'x'], ['--fixture', '/nonexistent.json'], ['--bogus']]) {
-    const child = spawn(process.execPath, [main, ...args]);
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    assert.is(code, 2, args.join(' '));
-    assert.match(stderr, /reference: /);
+async function refused(args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [main, ...args]);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  assert.is(code, 2, args.join(' '));
+  assert.is(stderr.trim().split('\n').length, 1, `one line, not the usage: ${stderr}`);
+  return stderr;
+}
+
+test('bad options end with exit 2 and one line that says what is wrong', async () => {
+  assert.match(await refused(['--feature-level', '9999']), /^reference: --feature-level takes a whole number from 1 to 415/);
+  assert.match(await refused(['--port', 'x']), /^reference: --port takes a whole number/);
+  assert.match(await refused(['--fixture', '/nonexistent.json']), /^reference: /);
+  assert.match(await refused(['--prot', '5']), /^reference: Unknown option '--prot' \(did you mean --port\?\)/);
+  // A port another server holds.
+  const holder = spawn(process.execPath, [main, '--port', '0']);
+  const line = await new Promise<string>((resolve) => holder.stdout.once('data', (chunk) => resolve(String(chunk))));
+  const port = /:(\d+) /.exec(line)![1]!;
+  try {
+    assert.match(await refused(['--port', port]), new RegExp(`^reference: port ${port} is taken .*--port 0 for a free one`));
+  } finally {
+    holder.kill('SIGTERM');
   }
 });
 

@@ -31,9 +31,27 @@ Seeded faults for the suite's self-test: TEAMCHAT_FAULTS=rule.id,rule.id
 Once listening it prints one line with its base URL; SIGINT and SIGTERM end it with exit code 0.
 `;
 
+/** A misuse, or a port that cannot be had: one line that says it, and exit 2. */
 function fail(message: string): never {
-  process.stderr.write(`reference: ${message}\n\n${HELP}`);
+  process.stderr.write(`reference: ${message}; see --help\n`);
   process.exit(2);
+}
+
+const OPTIONS = ['host', 'port', 'feature-level', 'fixture', 'profile-out', 'dialect', 'dialect-seed', 'max-emoji-file-size-mib', 'hide-clock', 'help', 'version'];
+
+/** The option meant by a mistyped one: the known one that differs by the fewest letters, if any is close. */
+function meant(unknown: string): string | null {
+  const differ = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, index) => index);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  const [best] = OPTIONS.map((option) => [option, differ(unknown, option)] as const).sort((a, b) => a[1] - b[1]);
+  return best && best[1] <= Math.max(2, Math.floor(unknown.length / 3)) ? best[0] : null;
 }
 
 function integerOption(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
@@ -61,7 +79,9 @@ async function main() {
       },
     }));
   } catch (error) {
-    fail((error as Error).message);
+    const unknown = /Unknown option '--?([^']+)'/.exec((error as Error).message)?.[1];
+    const option = unknown ? meant(unknown) : null;
+    fail(`${(error as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '')}${option ? ` (did you mean --${option}?)` : ''}`);
   }
   if (values.help) {
     process.stdout.write(HELP);
@@ -86,7 +106,7 @@ async function main() {
     fail((error as Error).message);
   }
   const reference = await startReference({ host: values.host ?? '127.0.0.1', port, featureLevel, fixture, faults, dialect, dialectSeed, maxEmojiFileSizeMib, hideClock: values['hide-clock'] ?? false }).catch((error: Error) =>
-    fail(`cannot listen: ${error.message}`),
+    fail((error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${port} is taken (another server listens there): give another with --port, or --port 0 for a free one` : `cannot listen: ${error.message}`),
   );
   if (values['profile-out']) writeFileSync(values['profile-out'], JSON.stringify(targetProfile(fixture, reference.url), null, 2) + '\n');
   const clockNote = values['hide-clock'] ? ', clock hidden' : '';

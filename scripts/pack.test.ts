@@ -34,6 +34,18 @@ function projectCopy(directory: string): string {
   return copy;
 }
 
+test('installed from git: npm runs prepare in the clone, which builds the two bins (a clone has no dist/)', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'teamchat-git-'));
+  const clone = projectCopy(directory);
+  const prepared = await run('npm', ['run', 'prepare', '--silent'], clone);
+  assert.is(prepared.code, 0, prepared.stderr);
+  for (const bin of ['dist/conformance/main.js', 'dist/reference/main.js']) {
+    const version = await run(process.execPath, [join(clone, bin), '--version'], clone);
+    assert.is(version.code, 0, `${bin}: ${version.stderr}`);
+    assert.match(version.stdout, /^teamchat-(conformance|reference) /);
+  }
+});
+
 test('npm pack; npm install of the tarball; teamchat-reference and teamchat-conformance against each other; the library', async () => {
   const directory = mkdtempSync(join(tmpdir(), 'teamchat-pack-'));
   const packed = await run('npm', ['pack', '--pack-destination', directory, '--silent'], projectCopy(directory));

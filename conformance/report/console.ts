@@ -3,7 +3,7 @@
 
 import { answerLine } from '../run/client.js';
 import type { RuleResult } from '../run/harness.js';
-import { outcome, type Report, type Summary } from './json.js';
+import { counted, outcome, type Report, type Summary } from './json.js';
 
 export function describeFailure(rule: RuleResult): string {
   const lines = [`${rule.id} (${rule.severity}, ${rule.section})`, `  ${rule.title}`, `  ${rule.message}`];
@@ -46,6 +46,11 @@ export function replayCommand(report: Report, rule: RuleResult): string {
   return parts.join(' ');
 }
 
+/** The report with each failure's replay command beside its counterexample, as the JSON report carries it. */
+export function withReplays(report: Report): Report {
+  return { ...report, rules: report.rules.map((rule) => (rule.status === 'fail' && rule.counterexample ? { ...rule, counterexample: { ...rule.counterexample, replay: replayCommand(report, rule) } } : rule)) };
+}
+
 const shellWord = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
 
 export function consoleSummary(report: Report): string {
@@ -70,7 +75,8 @@ export function consoleSummary(report: Report): string {
   if (broken.length >= 5 && report.summary.pass === 0) {
     lines.push('', `every rule that ran failed or ended in error (${broken.length}): the server may be failing every request; the first said: ${broken[0]!.message.slice(0, 200)}`);
   }
-  if ((report.cleanup.left ?? []).length > 0) lines.push('', `left on the target (the API cannot delete them): ${report.cleanup.left!.join('; ')}`);
+  // The embedded reference ends with the run: nothing of it is left anywhere.
+  if ((report.cleanup.left ?? []).length > 0 && !report.reference) lines.push('', `left on the target (the API cannot delete them): ${report.cleanup.left!.join('; ')}`);
   if (report.cleanup.problems.length > 0) {
     lines.push('', 'cleanup problems (not rule results):', ...report.cleanup.problems.map((problem) => `  ${problem}`));
   }
@@ -78,7 +84,7 @@ export function consoleSummary(report: Report): string {
   const flaky = report.rules.filter((rule) => rule.flaky).map((rule) => rule.id);
   lines.push(
     '',
-    `target ${report.target} (feature level ${report.feature_level}), seed ${report.seed}, ${report.requests} requests in ${(report.duration_ms / 1000).toFixed(1)} s${report.transients ? `, ${report.transients} transient faults met` : ''}${report.smoke ? ' (smoke)' : ''}`,
+    `target ${report.target} (feature level ${report.feature_level}), seed ${report.seed}, ${counted(report.requests, 'request')} in ${(report.duration_ms / 1000).toFixed(1)} s${report.transients ? `, ${counted(report.transients, 'transient fault')} met` : ''}${report.smoke ? ' (smoke)' : ''}`,
     `rules: ${s.pass} pass, ${s.fail} fail, ${s.skip} skip, ${s.error} error, ${s.xfail} xfail${flaky.length ? ` (${flaky.length} flaky: ${flaky.join(', ')})` : ''}${report.interrupted ? ' (interrupted)' : ''}`,
   );
   return lines.join('\n');

@@ -2,7 +2,7 @@
 // images) that a person opens from a CI artifact: light and dark, printable, filterable.
 
 import { replayCommand } from './console.js';
-import type { Report } from './json.js';
+import { counted, type Report } from './json.js';
 import type { RuleResult } from '../run/harness.js';
 
 const escape = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -61,7 +61,7 @@ export function html(report: Report): string {
 <title>teamchat-conformance: ${escape(report.target)}</title><style>${STYLE}</style></head>
 <body>
 <h1>teamchat-conformance report</h1>
-<p>Target <code>${escape(report.target)}</code>${report.reference ? ` (the embedded reference, ${escape(report.reference.dialect)} dialect${report.reference.dialect_seed !== undefined ? ` of seed ${report.reference.dialect_seed}` : ''})` : ''}, feature level <strong>${escape(report.feature_level)}</strong> (${escape(report.zulip_version)}), seed <code>${report.seed}</code>, ${report.runs} runs per property${report.decisions ? ', with decisions' : ''}${report.smoke ? ', smoke' : ''}; ${report.requests} requests in ${(report.duration_ms / 1000).toFixed(1)} s; run prefix <code>${escape(report.run_prefix)}</code>.</p>
+<p>Target <code>${escape(report.target)}</code>${report.reference ? ` (the embedded reference, ${escape(report.reference.dialect)} dialect${report.reference.dialect_seed !== undefined ? ` of seed ${report.reference.dialect_seed}` : ''})` : ''}, feature level <strong>${escape(report.feature_level)}</strong> (${escape(report.zulip_version)}), seed <code>${report.seed}</code>, ${report.smoke ? 'each property\'s boundary cases' : `${counted(report.runs, 'random case')} per property besides its boundary cases`}${report.decisions ? ', with decisions' : ''}${report.smoke ? ', smoke' : ''}; ${counted(report.requests, 'request')} in ${(report.duration_ms / 1000).toFixed(1)} s; run prefix <code>${escape(report.run_prefix)}</code>.</p>
 <p class="totals" id="totals"><span class="pass">${s.pass} pass</span><span class="fail">${s.fail} fail</span><span class="skip">${s.skip} skip</span><span class="error">${s.error} error</span>${s.xfail ? `<span class="skip">${s.xfail} xfail</span>` : ''}</p>
 <p class="filters">Show: ${['all', 'pass', 'fail', 'skip', 'error'].map((status) => `<button type="button" data-status="${status}" aria-pressed="${status === 'all'}">${status}</button>`).join('')}</p>
 ${areas.map((area) => `<h2>${escape(area)}</h2>

@@ -43,6 +43,11 @@ export type Summary = Record<Outcome, number>;
 /** A rule's outcome as the report counts it: an expected failure is an xfail. */
 export const outcome = (rule: RuleResult): Outcome => (rule.status === 'fail' && rule.expected ? 'xfail' : rule.status);
 
+/** A count with its noun: "1 request", "2 requests". */
+export function counted(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 export function summarize(rules: readonly RuleResult[]): Summary {
   const summary: Summary = { pass: 0, fail: 0, skip: 0, error: 0, xfail: 0 };
   for (const rule of rules) summary[outcome(rule)]++;

@@ -1,6 +1,6 @@
 // The run's report as JUnit XML, for CI systems: a testcase per rule, failures with their requests.
 
-import { describeFailure } from './console.js';
+import { describeFailure, replayCommand } from './console.js';
 import type { Report } from './json.js';
 
 const xml = (text: string) =>
@@ -26,6 +26,7 @@ export function junit(report: Report): string {
     if (rule.status === 'fail' && rule.expected) {
       lines.push(`      <skipped message="${xml(`expected failure (xfail): ${rule.message}`)}"/>`);
     } else if (rule.status === 'fail') {
+      lines.push(`      <properties><property name="replay_command" value="${xml(replayCommand(report, rule))}"/></properties>`);
       lines.push(`      <failure type="${rule.severity}" message="${xml(`${rule.severity === 'must' ? 'must' : 'decision (Zulip\'s choice)'}: ${rule.message}`)}">${xml(describeFailure(rule))}</failure>`);
     } else if (rule.status === 'error') {
       lines.push(`      <error message="${xml(rule.message)}"/>`);

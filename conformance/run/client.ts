@@ -297,6 +297,12 @@ function multipartParts(params: ParamList, boundary: string): Buffer[] {
   return parts;
 }
 
+/** Whether the target is on this machine: no rate bound protects it (the CLI's and the API's default). */
+export function isLoopback(target: string): boolean {
+  const host = new URL(target).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 /** An exchange's answer as a person reads it: the status and the body, cut past 200 characters with its length. */
 export function answerLine(exchange: Exchange): string {
   const body = typeof exchange.body === 'string' ? exchange.body : JSON.stringify(exchange.body);

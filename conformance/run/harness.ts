@@ -21,6 +21,8 @@ export interface Counterexample {
   readonly path: string | null;
   readonly requests: string[];
   readonly exchanges: Exchange[];
+  /** The command that runs the rule again with this case (the JSON report carries it). */
+  readonly replay?: string;
 }
 
 export interface RuleResult {

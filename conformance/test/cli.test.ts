@@ -80,6 +80,11 @@ test('a failing rule: exit 1, a counterexample with curl lines, and a replay tha
   assert.is(again.code, 1, again.stdout);
   const replayed = JSON.parse(readFileSync(json, 'utf8')).rules[0];
   assert.is(replayed.counterexample.input, rule.counterexample.input, 'the replay shows the same counterexample');
+  // The JSON report carries the same replay command; JUnit too, on the failing testcase.
+  assert.ok(result.stdout.includes(`replay: ${rule.counterexample.replay}\n`), rule.counterexample.replay);
+  const junit = join(directory, 'failing.xml');
+  await run(['--runs', '20', '--seed', '7', '--only', 'drafts.channel-draft', '--junit', junit], env);
+  assert.match(readFileSync(junit, 'utf8'), /<property name="replay_command" value="node \S+main\.js --reference-level 415 --reference-dialect zulip --seed 7 /);
 });
 
 test('a rule that ends in error does not pass the run: exit 3, and the summary counts the error', async () => {
@@ -303,6 +308,20 @@ test('--shard and --merge-reports misused: one clear line and exit 2, before any
     const result = await run([...args, '--target', 'http://127.0.0.1:9']);
     assert.is(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
     assert.match(result.stderr, said);
+    assert.is(result.stderr.trim().split('\n').length, 1, result.stderr);
+  }
+  // Misuse of any option: one line, exit 2, and no request (an unreachable target is never reached).
+  for (const [args, said] of [
+    [['--target', 'not-a-url'], /--target takes an http or https URL .*"not-a-url" is not a URL/],
+    [['--target', 'ftp://example.com'], /--target takes an http or https URL .*is ftp$/],
+    [['--only', 'drafts.nonesuch', '--target', 'http://127.0.0.1:9'], /--only drafts\.nonesuch matches no rule of the catalog/],
+    [['--only', 'drafts.channel-draft-needs-one-chanel', '--target', 'http://127.0.0.1:9'], /did you mean drafts\.channel-draft-needs-one-channel\?/],
+    [['--reference-level', '9999'], /--reference-level takes a feature level from 1 to 415/],
+    [['--runz', '5'], /Unknown option '--runz' \(did you mean --runs\?\); see --help/],
+  ] as const) {
+    const result = await run([...args]);
+    assert.is(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr.trim(), said);
     assert.is(result.stderr.trim().split('\n').length, 1, result.stderr);
   }
   // A report of a whole run is no shard's.

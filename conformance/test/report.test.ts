@@ -54,6 +54,8 @@ test('an expected failure counts as xfail, apart from fail, in the summary, the 
   assert.match(xml, /<skipped message="expected failure \(xfail\): fail of a\.two"/);
   assert.match(xml, /<failure type="decision" message="decision \(Zulip&apos;s choice\): fail of b\.three"/);
   assert.match(xml, /<property name="seed" value="1"\/>/);
+  // Each failing testcase carries the command that replays it.
+  assert.match(xml, /<testcase classname="b" name="b\.three"[^>]*>\s*<properties><property name="replay_command" value="[^"]*--only b\.three[^"]*"\/><\/properties>/);
   assert.match(xml, /timestamp="2026-11-24T00:00:00.000Z"/);
 });
 
@@ -65,6 +67,9 @@ test('what the API can only deactivate is counted once in the cleanup section, n
   assert.match(consoleSummary(r), /left on the target \(the API cannot delete them\): 3 custom emoji, deactivated$/m);
   assert.not.match(consoleSummary(r), /cleanup problems/);
   assert.is(exitCode(r), 0);
+  // Against the embedded reference, which ends with the run, nothing is left anywhere.
+  const embedded = { ...r, reference: { feature_level: 415, dialect: 'zulip' } } as typeof r;
+  assert.not.match(consoleSummary(embedded), /left on the target/);
 });
 
 test('a server failing everything is said in one line', () => {

@@ -9,6 +9,7 @@ import { startReference, type ReferenceOptions, type RunningReference } from '..
 import { aboutDrafts } from '../checks/drafts.js';
 import { sameName } from '../checks/emoji.js';
 import type { Report } from '../report/json.js';
+import { checkTarget } from '../api.js';
 import { runSuite } from '../suite.js';
 import { proxy, reply, type Proxy } from './helpers.js';
 import { linksToMessage } from '../checks/world.js';
@@ -33,6 +34,14 @@ async function withReference<T>(options: ReferenceOptions, run: (reference: Runn
     await reference.close();
   }
 }
+
+test('checkTarget has the CLI\'s defaults: no rate bound for a target on this machine', async () => {
+  await withReference({}, async (reference) => {
+    const report = await checkTarget({ target: reference.url, users: targetProfile(reference.fixture, reference.url).users, only: 'drafts.create-returns-ids-in-order', runs: 2, seed: 1 });
+    assert.is(report.config.rate, 0);
+    assert.is(report.rules[0]!.status, 'pass');
+  });
+});
 
 // ---- False failures -------------------------------------------------------------------------
 
