@@ -25,17 +25,33 @@ if [ -n "${TEAMCHAT_MERGE:-}" ]; then
   echo "teamchat-conformance: exit $code; merged report in $reports" >&2
   exit $code
 fi
-: "${TEAMCHAT_TARGET:?set TEAMCHAT_TARGET to the base URL of the server}"
+if [ -z "${TEAMCHAT_TARGET:-}" ]; then
+  echo "teamchat-conformance: set TEAMCHAT_TARGET to the base URL of the server to check" >&2
+  exit 2
+fi
+# The user's paths (TEAMCHAT_EXPECT, paths in TEAMCHAT_ARGS) are the user's folder's.
+user="$(pwd)"
+expect=()
+[ -n "${TEAMCHAT_SHARD:-}" ] && expect+=(--shard "$TEAMCHAT_SHARD")
+if [ -n "${TEAMCHAT_EXPECT:-}" ]; then
+  if [ ! -f "$TEAMCHAT_EXPECT" ]; then
+    echo "teamchat-conformance: TEAMCHAT_EXPECT: no file $TEAMCHAT_EXPECT in $user" >&2
+    exit 2
+  fi
+  expect+=(--expect "$(cd "$(dirname "$TEAMCHAT_EXPECT")" && pwd)/$(basename "$TEAMCHAT_EXPECT")")
+fi
 cd "$here"
 [ -d node_modules ] || npm ci --no-audit --no-fund >&2 || exit 2
 node scripts/build.js || exit 2
-expect=()
-[ -n "${TEAMCHAT_SHARD:-}" ] && expect+=(--shard "$TEAMCHAT_SHARD")
-[ -n "${TEAMCHAT_EXPECT:-}" ] && expect+=(--expect "$TEAMCHAT_EXPECT")
+cd "$user"
 # shellcheck disable=SC2086 # TEAMCHAT_ARGS is a list of options
-node dist/conformance/main.js ${TEAMCHAT_ARGS:---smoke --retries 2} "${expect[@]}" \
+node "$here/dist/conformance/main.js" ${TEAMCHAT_ARGS:---smoke --retries 2 --quiet} "${expect[@]}" \
   --json "$reports/conformance.json" --junit "$reports/conformance.xml" --html "$reports/conformance.html" \
   --journal "$reports/conformance.journal.jsonl"
 code=$?
-echo "teamchat-conformance: exit $code; reports in $reports" >&2
+if [ -f "$reports/conformance.json" ]; then
+  echo "teamchat-conformance: exit $code; reports in $reports" >&2
+else
+  echo "teamchat-conformance: exit $code; no report was written (the run could not be made)" >&2
+fi
 exit $code

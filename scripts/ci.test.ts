@@ -3,7 +3,7 @@
 // passing and failing; the GitLab snippet runs the same script and collects the same reports.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -87,6 +87,42 @@ test('the action as a matrix of two shards against one server, then the action m
     assert.is(report.rules.length, parts[0].rules.length + parts[1].rules.length);
     assert.equal(report.merged_from.map((shard: { index: number }) => shard.index), [1, 2]);
     assert.match(readFileSync(join(merged.reports, 'conformance.xml'), 'utf8'), /<testsuites name="teamchat-conformance" tests="\d+"/);
+  } finally {
+    await reference.close();
+  }
+});
+
+/** ci/run-conformance.sh run as a user runs it, from the user's own folder. */
+function runScript(folder: string, env: Record<string, string>): Promise<{ code: number; text: string }> {
+  return new Promise((resolve) => {
+    const shell = spawn('bash', [join(root, 'ci/run-conformance.sh')], { cwd: folder, env: { ...process.env, TEAMCHAT_TARGET: '', ...env } });
+    let text = '';
+    shell.stdout.on('data', (chunk) => (text += chunk));
+    shell.stderr.on('data', (chunk) => (text += chunk));
+    shell.on('close', (code) => resolve({ code: code ?? -1, text }));
+  });
+}
+
+test('the CI script takes the user\'s paths from the user\'s folder, and a run it cannot make is exit 2 with no report claimed', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'teamchat-user-'));
+  const unset = await runScript(folder, {});
+  assert.is(unset.code, 2, unset.text);
+  assert.match(unset.text.trim(), /^teamchat-conformance: set TEAMCHAT_TARGET to the base URL of the server to check$/);
+  const missing = await runScript(folder, { TEAMCHAT_TARGET: 'http://127.0.0.1:9', TEAMCHAT_EXPECT: 'mine.json' });
+  assert.is(missing.code, 2, missing.text);
+  assert.match(missing.text, new RegExp(`TEAMCHAT_EXPECT: no file mine\\.json in ${folder}`));
+  const reference = await startReference({ port: 0 });
+  try {
+    // A profile and an expectations file named relative to the user's folder.
+    writeFileSync(join(folder, 'profile.json'), JSON.stringify(targetProfile(reference.fixture, reference.url)));
+    writeFileSync(join(folder, 'mine.json'), JSON.stringify({ expected_failures: {} }));
+    const run = await runScript(folder, { TEAMCHAT_TARGET: reference.url, TEAMCHAT_EXPECT: 'mine.json', TEAMCHAT_ARGS: '--profile profile.json --runs 1 --only typing.event-shape', TEAMCHAT_REPORTS: 'out' });
+    assert.is(run.code, 0, run.text);
+    assert.match(run.text, new RegExp(`reports in ${folder}/out`));
+    assert.ok(existsSync(join(folder, 'out/conformance.json')));
+    const unreachable = await runScript(folder, { TEAMCHAT_TARGET: 'http://127.0.0.1:9', TEAMCHAT_ARGS: '--profile profile.json --smoke', TEAMCHAT_REPORTS: 'none' });
+    assert.is(unreachable.code, 2, unreachable.text);
+    assert.match(unreachable.text, /no report was written \(the run could not be made\)/);
   } finally {
     await reference.close();
   }
