@@ -129,8 +129,9 @@ class Description {
 
 for (const { file, level } of DESCRIPTIONS) {
   const at = `${ORACLES}${file}`;
-  if (!existsSync(at)) {
-    console.log(`skipped: Zulip's OpenAPI description of level ${level} is not at ${at} (set TEAMCHAT_ORACLES to its directory)`);
+  // Under CI=true the descriptions are beside the clone (../shared): a missing one is a failure.
+  if (!existsSync(at) && process.env.CI !== 'true') {
+    console.log(`  SKIPPED: the OpenAPI test of level ${level}: Zulip's description is not at ${at} (set TEAMCHAT_ORACLES to its directory)`);
     test.skip(`level ${level}: Zulip's OpenAPI description (${at} is absent)`, () => {});
     continue;
   }
