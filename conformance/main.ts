@@ -103,7 +103,8 @@ const HELP = `Usage: npm run conformance -- [options]
 
 Exit codes: 0 every rule passed or was skipped (expected failures included); 1 a rule failed;
 3 no rule failed but one ended in error, so the verdict is incomplete; 2 the run could not be
-made (bad usage, target unreachable, credentials refused).
+made (bad usage, target unreachable, credentials refused); 130 interrupted by Ctrl-C (once: after
+cleaning up; twice: at once, and --undo JOURNAL puts back what it left).
 
 Environment: TEAMCHAT_TARGET, TEAMCHAT_{ADMIN,MEMBER,OTHER}_{EMAIL,API_KEY} override the profile.`;
 
