@@ -6,7 +6,7 @@
 // (the verdict is incomplete); 2: the run could not be made.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -175,7 +175,9 @@ async function startEmbeddedReference(level: number | undefined, dialect: string
     });
     child.once('exit', (code) => reject(new Error(`the embedded reference exited with ${code}: ${output}`)));
   });
-  return { url, profile: readJson<Profile>(profilePath, 'profile'), child, featureLevel };
+  const profile = readJson<Profile>(profilePath, 'profile');
+  rmSync(directory, { recursive: true, force: true });
+  return { url, profile, child, featureLevel };
 }
 
 /** The closest of the candidates to a mistyped word, if one is close enough to be meant. */
@@ -365,6 +367,8 @@ async function main(): Promise<number> {
     return code;
   } finally {
     embedded?.child.kill('SIGTERM');
+    // A journal the run put in the temporary folder itself, with nothing left to put back, is of no use.
+    if (journal !== undefined && values.journal === undefined && reportFile === undefined && existsSync(journal) && pendingIn(journal).pending.length === 0) rmSync(journal);
   }
 }
 

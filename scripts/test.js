@@ -4,8 +4,8 @@
 // counts as one failure. `node scripts/test.js PATTERN` runs the files whose path matches.
 
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('../dist/', import.meta.url).pathname;
@@ -19,6 +19,8 @@ const rank = (file) => {
 };
 files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 
+// The tests' temporary files go into one folder of this run's, removed at the end.
+const scratch = mkdtempSync(join(tmpdir(), 'teamchat-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0, ran: 0 };
 /** What a test file said it skipped, and why: repeated above the summary. */
 const skips = [];
@@ -26,7 +28,7 @@ const started = Date.now();
 
 function runFile(file) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, file)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, file)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: scratch } });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -60,6 +62,7 @@ const workers = Array.from({ length: Math.min(Number(process.env.TEST_WORKERS ??
 await Promise.all([...workers, ...files.filter(waits).map(runFile)]);
 console.log(`\n${files.length} test files in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 for (const skip of skips) console.log(skip);
+rmSync(scratch, { recursive: true, force: true });
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 if (totals.ran === 0) console.error('no test ran: that is a failure');
 process.exit(totals.ran === 0 || totals.failed > 0 ? 1 : 0);

@@ -1,7 +1,7 @@
 // The conformance CLI as a user runs it: the embedded reference, reports, exit codes, replay.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -137,6 +137,25 @@ test('a server whose answers lack `result` is checked, and fails general.envelop
     await stripped.close();
     await reference.close();
   }
+});
+
+test('a run leaves no temporary file: the embedded reference\'s profile, and a journal with nothing left to put back, are removed', async () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'teamchat-scratch-'));
+  const embedded = await run(['--runs', '1', '--only', 'typing.event-shape'], { TMPDIR: scratch });
+  assert.is(embedded.code, 0, embedded.stdout + embedded.stderr);
+  const reference = await startReference({ port: 0 });
+  try {
+    const profilePath = join(directory, 'scratch-profile.json');
+    writeFileSync(profilePath, JSON.stringify(targetProfile(reference.fixture, reference.url)));
+    const against = await run(['--profile', profilePath, '--runs', '1', '--only', 'drafts.create-returns-ids-in-order'], { TMPDIR: scratch });
+    assert.is(against.code, 0, against.stdout + against.stderr);
+    assert.match(against.stdout, /what this run changes is written to /);
+    const never = await run(['--profile', profilePath, '--target', 'http://127.0.0.1:9'], { TMPDIR: scratch });
+    assert.is(never.code, 2);
+  } finally {
+    await reference.close();
+  }
+  assert.equal(readdirSync(scratch), []);
 });
 
 test('--help and --version on both bins; --list-rules as text and JSON', async () => {
