@@ -1,6 +1,7 @@
 // The run's report on the console: each failure with its requests and answers and a replay line,
 // a table by area, and the totals.
 
+import { resolve as resolvePath } from 'node:path';
 import { answerLine } from '../run/client.js';
 import type { RuleResult } from '../run/harness.js';
 import { counted, outcome, type Report, type Summary } from './json.js';
@@ -53,9 +54,31 @@ export function withReplays(report: Report): Report {
 
 const shellWord = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
 
+/**
+ * How to give the curl lines their credentials, which they read from TEAMCHAT_* variables: from
+ * the profile the run read, by a line that runs as printed; the embedded reference has stopped.
+ */
+export function curlCredentials(report: Report): string[] {
+  const config = report.config;
+  const script = 'const p=require(process.argv[1]);for(const r in p.users)console.log(`export TEAMCHAT_${r.toUpperCase()}_EMAIL=${p.users[r].email} TEAMCHAT_${r.toUpperCase()}_API_KEY=${p.users[r].api_key}`)';
+  const fromProfile = (path: string) => `  eval "$(node -e '${script}' ${shellWord(path)})"`;
+  if (report.reference) {
+    return [
+      'the curl lines went to the embedded reference, which stopped with the run: `npm start -- --profile-out profile.json` serves the same organization (put its port in the lines), and this sets their credentials:',
+      fromProfile('profile.json'),
+    ];
+  }
+  if (typeof config.profile !== 'string') {
+    const users = (config.users ?? {}) as Record<string, { email: string }>;
+    return [`the curl lines read credentials from TEAMCHAT_{ADMIN,MEMBER,OTHER}_{EMAIL,API_KEY}, as this run did (${Object.entries(users).map(([role, user]) => `${role}: ${user.email}`).join(', ')})`];
+  }
+  return ['the curl lines read credentials from TEAMCHAT_* variables; this sets them from the profile:', fromProfile(resolvePath(config.profile))];
+}
+
 export function consoleSummary(report: Report): string {
   const lines: string[] = [];
   const failing = report.rules.filter((rule) => rule.status === 'fail' || rule.status === 'error');
+  if (failing.some((rule) => (rule.counterexample?.requests.length ?? 0) > 0)) lines.push('', ...curlCredentials(report));
   for (const rule of failing) {
     lines.push('', `${outcome(rule).toUpperCase()} ${describeFailure(rule)}`);
     if (rule.status === 'fail') lines.push(`  replay: ${replayCommand(report, rule)}`);

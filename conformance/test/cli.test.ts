@@ -1,6 +1,6 @@
 // The conformance CLI as a user runs it: the embedded reference, reports, exit codes, replay.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +85,26 @@ test('a failing rule: exit 1, a counterexample with curl lines, and a replay tha
   const junit = join(directory, 'failing.xml');
   await run(['--runs', '20', '--seed', '7', '--only', 'drafts.channel-draft', '--junit', junit], env);
   assert.match(readFileSync(junit, 'utf8'), /<property name="replay_command" value="node \S+main\.js --reference-level 415 --reference-dialect zulip --seed 7 /);
+});
+
+test('the curl lines come with the line that sets their credentials from the profile, and it runs as printed', async () => {
+  const reference = await startReference({ port: 0, faults: new Set(['drafts.channel-draft-needs-one-channel']) });
+  try {
+    const profile = targetProfile(reference.fixture, reference.url);
+    const profilePath = join(directory, 'curl-profile.json');
+    writeFileSync(profilePath, JSON.stringify(profile));
+    const result = await run(['--profile', profilePath, '--runs', '1', '--only', 'drafts.channel-draft-needs-one-channel']);
+    assert.is(result.code, 1, result.stdout);
+    const line = /^  (eval "\$\(node -e .*)$/m.exec(result.stdout)?.[1];
+    assert.ok(line, result.stdout);
+    const shell = spawnSync('bash', ['-c', `${line}; echo "$TEAMCHAT_MEMBER_EMAIL $TEAMCHAT_MEMBER_API_KEY"`], { encoding: 'utf8', cwd: tmpdir() });
+    assert.is(shell.stdout.trim(), `${profile.users.member.email} ${profile.users.member.api_key}`, shell.stderr);
+  } finally {
+    await reference.close();
+  }
+  // Against the embedded reference, the lines say it has stopped and how to start one like it.
+  const embedded = await run(['--runs', '1', '--only', 'drafts.channel-draft-needs-one-channel'], { TEAMCHAT_FAULTS: 'drafts.channel-draft-needs-one-channel' });
+  assert.match(embedded.stdout, /the curl lines went to the embedded reference, which stopped with the run: `npm start -- --profile-out profile\.json`/);
 });
 
 test('a rule that ends in error does not pass the run: exit 3, and the summary counts the error', async () => {
