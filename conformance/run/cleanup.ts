@@ -78,6 +78,9 @@ export class Cleanup {
    * back a change made through the API says so by its request, which the journal keeps.
    */
   atEnd(what: string, run: () => Promise<unknown>, request?: JournalStep): { now: () => Promise<void> } {
+    // The same put-back asked for again (a rule run again by --retries sets up again) is one step.
+    const same = request && this.steps.find((entry) => entry.request !== undefined && JSON.stringify(entry.request) === JSON.stringify(request));
+    if (same) return { now: () => this.runEntry(same) };
     const step = request && this.journal?.step(what, request);
     const entry = { what, request, run: step ? async () => {
       await run();
@@ -85,14 +88,14 @@ export class Cleanup {
     } : run };
     this.steps.push(entry);
     // Run before the end (a lease released as soon as its rules are done): then not again.
-    return {
-      now: async () => {
-        const at = this.steps.indexOf(entry);
-        if (at < 0) return;
-        this.steps.splice(at, 1);
-        await this.now(what, entry.run);
-      },
-    };
+    return { now: () => this.runEntry(entry) };
+  }
+
+  private async runEntry(entry: { what: string; run: () => Promise<unknown> }): Promise<void> {
+    const at = this.steps.indexOf(entry as never);
+    if (at < 0) return;
+    this.steps.splice(at, 1);
+    await this.now(entry.what, entry.run);
   }
 
   /** Runs a step now; a problem is noted, not thrown. */

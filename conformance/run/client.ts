@@ -171,7 +171,8 @@ export class Client {
     // GET, DELETE while cleaning up, PATCH (every PATCH of this API sets values), and requests
     // whose repetition has no further effect (registering a queue, subscribing) are retried
     // after a transient fault.
-    const idempotent = method === 'GET' || method === 'PATCH' || (method === 'DELETE' && this.cleaningUp > 0) || REPEATABLE.has(`${method} ${path}`);
+    // While cleaning up, putting personal flags back too: its answer is not looked at, only its effect.
+    const idempotent = method === 'GET' || method === 'PATCH' || (this.cleaningUp > 0 && (method === 'DELETE' || `${method} ${path}` === 'POST /messages/flags')) || REPEATABLE.has(`${method} ${path}`);
     for (let attempt = 0; ; attempt++) {
       await this.waitForSlot();
       let response: Response;

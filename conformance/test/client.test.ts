@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
@@ -7,7 +10,7 @@ import { targetProfile } from '../../reference/fixture.js';
 import { startReference } from '../../reference/server.js';
 import { Client, HarnessError, curlLine } from '../run/client.js';
 import { png } from '../checks/emoji.js';
-import { Cleanup } from '../run/cleanup.js';
+import { Cleanup, Journal, pendingIn } from '../run/cleanup.js';
 
 const credentials = { admin: { email: 'a@x', api_key: 'A'.repeat(32) }, member: { email: 'm@x', api_key: 'M'.repeat(32) }, other: { email: 'o@x', api_key: 'O'.repeat(32) } };
 
@@ -53,6 +56,21 @@ test('a cleanup problem met again is listed once', async () => {
   for (let i = 0; i < 3; i++) await cleanup.now('delete draft 7', async () => { throw new Error('403 Forbidden'); });
   await cleanup.now('delete draft 8', async () => { throw new Error('403 Forbidden'); });
   assert.equal(cleanup.problems, ['delete draft 7: 403 Forbidden', 'delete draft 8: 403 Forbidden']);
+});
+
+test('the same put-back asked for again (a rule run again by --retries) is one journal step, run once', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'teamchat-journal-')), 'journal.jsonl');
+  const cleanup = new Cleanup({ cleaningUp: 0 }, new Journal(path, 'tcc-00000001', 'http://example.invalid'));
+  let archived = 0;
+  const request = { as: 'admin' as const, method: 'DELETE', path: '/streams/7', params: {} };
+  for (let retry = 0; retry < 5; retry++) cleanup.atEnd('archive channel 7', async () => void archived++, request);
+  cleanup.atEnd('archive channel 8', async () => void archived++, { ...request, path: '/streams/8' });
+  await cleanup.runAll();
+  assert.is(archived, 2);
+  assert.equal(cleanup.problems, []);
+  const { pending } = pendingIn(path);
+  assert.equal(pending, []);
+  assert.is(readFileSync(path, 'utf8').split('\n').filter((line) => line.includes('"step"')).length, 2);
 });
 
 test('a 429 is waited out as Retry-After says, then the request is made again', async () => {
