@@ -332,7 +332,7 @@ const mustChecks: Check[] = [
       const removeRead = succeeded(await updateFlags(context, ids, 'remove', 'read'), 'POST /messages/flags remove read');
       const unreadAgain = [...(await flagsOf(context, ids))].filter(([, flags]) => !flags.includes('read')).map(([id]) => id);
       expect(unreadAgain.length === 0, `remove read made messages ${JSON.stringify(unreadAgain)} of a channel member left unread (response ${JSON.stringify(removeRead)})`);
-    }, context.runsSmokeAtMost(5));
+    }, { runs: context.runsSmokeAtMost(5), boundaries: [fc.constant<[number, boolean]>([3, false]), fc.constant<[number, boolean]>([2, true])] });
   }),
 
   check('flags.messages-start-unread', async (context) => {
@@ -419,13 +419,16 @@ const mustChecks: Check[] = [
     const words = ((registered.alert_words ?? []) as string[]).filter((word) => /^[\p{L}\p{N}]+$/u.test(word));
     if (words.length === 0) throw new Skip(`'other' has no alert word made of letters and digits (POST /register alert_words)`);
     const cased = fc.tuple(fc.constantFrom(...words), fc.array(fc.boolean(), { maxLength: 20 })).map(([word, upper]) => Array.from(word).map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
+    // The boundaries: the word in upper case, and with only its first letter so.
+    const [first] = words;
+    const boundaries = [fc.constant<[string, string]>([first!.toUpperCase(), ' ']), fc.constant<[string, string]>([first!.charAt(0).toUpperCase() + first!.slice(1).toLowerCase(), '('])];
     await context.property(fc.tuple(cased, fc.constantFrom('', ' ', '(', '"')), async ([word, before]) => {
       const withWord = await send(context, 'admin', w.subscribed, `${context.prefix} 1 2 ${before}${word}${before ? ')' : ''} 3`);
       const without = await send(context, 'admin', w.subscribed, `${context.prefix} 1 2 3`);
       const flags = await flagsOf(context, [withWord, without], 'other');
       expect(flags.get(withWord)!.includes('has_alert_word'), `a message holding the alert word as ${JSON.stringify(word)} has flags ${JSON.stringify(flags.get(withWord))}`);
       expect(!flags.get(without)!.includes('has_alert_word'), `a message without alert words has has_alert_word`);
-    }, context.runsSmokeAtMost(10));
+    }, { runs: context.runsSmokeAtMost(10), boundaries });
   }),
 
   check('flags.historical-flag', async (context) => {

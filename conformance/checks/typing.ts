@@ -48,7 +48,7 @@ const mustChecks: Check[] = [
     const channel = await context.memo('typing-channel', () => createChannel(context, 'typing', ['member', 'other', 'admin']));
     const kinds = ['direct', 'channel'] as const;
     const ops = ['start', 'stop'] as const;
-    // Every kind with every op: the whole of what the rule can be asked.
+    // Every kind with every op: the whole of what the rule can be asked (a smoke run: each kind once).
     const every = kinds.flatMap((kind) => ops.map((op) => fc.constant([kind, op] as [typeof kind, typeof op])));
     await withReceivingOff(context, () => context.property(fc.tuple(fc.constantFrom(...kinds), fc.constantFrom(...ops)), async ([kind, op]) => {
       const member = await typingQueue(context, 'member');
@@ -68,7 +68,7 @@ const mustChecks: Check[] = [
         await member.remove();
         await admin.remove();
       }
-    }, { boundaries: context.some(every, 2), exhaustive: true }));
+    }, { boundaries: context.options.smoke ? kinds.map((kind, index) => fc.constant([kind, ops[(context.options.seed + index) % 2]!] as [typeof kind, (typeof ops)[number]])) : every, exhaustive: true }));
     // A typing notification names no run: another run's, between the same users, looks the same.
   }, ['events'], ['profile users\' settings', 'typing among the profile users']),
 ];
