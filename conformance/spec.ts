@@ -60,6 +60,12 @@ export function specStatement(rule: Rule): { anchor: string; lines: string[] } |
   const lines = specLines();
   const sections = sectionsOf(rule, lines);
   if (sections.length === 0) return null;
+  const pinned = PINNED[rule.id];
+  if (pinned) {
+    const at = pinned.map((text) => lines.findIndex((line) => line.includes(text))).filter((index) => index >= 0);
+    const section = sections.find((candidate) => at.every((index) => index > candidate.start && index < candidate.end)) ?? sections[0]!;
+    if (at.length === pinned.length) return { anchor: `docs/spec.md#${slug(section.heading)}`, lines: withTableHeaders(lines, at) };
+  }
   const wanted = words(`${rule.title} ${rule.section}`);
   const scored = sections.flatMap((section) => lines.slice(section.start + 1, section.end).map((line, offset) => {
     const shared = [...words(line)].filter((word) => wanted.has(word)).length;
@@ -68,9 +74,13 @@ export function specStatement(rule: Rule): { anchor: string; lines: string[] } |
   const best = scored[0];
   if (!best) return { anchor: `docs/spec.md#${slug(sections[0]!.heading)}`, lines: [sections[0]!.heading] };
   const picked = [best, ...scored.slice(1, 2).filter((line) => line.score >= best.score * 0.75 && line.section === best.section)].sort((a, b) => a.at - b.at);
-  // A table row comes with its table's header and separator, in the spec's order.
+  return { anchor: `docs/spec.md#${slug(best.section.heading)}`, lines: withTableHeaders(lines, picked.map(({ at }) => at)) };
+}
+
+/** The lines, each table row with its table's header and separator, in the spec's order. */
+function withTableHeaders(lines: readonly string[], picked: readonly number[]): string[] {
   const shown = new Set<number>();
-  for (const { at } of picked) {
+  for (const at of picked) {
     if (lines[at]!.startsWith('|')) {
       let header = at;
       while (header > 0 && lines[header - 1]!.startsWith('|')) header--;
@@ -78,6 +88,20 @@ export function specStatement(rule: Rule): { anchor: string; lines: string[] } |
     }
     shown.add(at);
   }
-  const quoted = [...shown].sort((a, b) => a - b).map((index) => lines[index]!);
-  return { anchor: `docs/spec.md#${slug(best.section.heading)}`, lines: quoted };
+  return [...shown].sort((a, b) => a - b).map((index) => lines[index]!);
 }
+
+/**
+ * The statements that words alone do not find: for these rules, the spec's lines (each named by
+ * words only it holds) are the statement, whatever else the section says.
+ */
+const PINNED: Readonly<Record<string, readonly string[]>> = {
+  'flags.op-add-or-remove': ['| op | string |'],
+  'flags.required-parameters': ['| messages | JSON-encoded array of integers |', '| op | string |', '| flag | string |'],
+  'fields.field-type-values': ['| field_type | integer | 1 Short text;'],
+  'scheduled.to-required-on-type-change': ['| to | integer or array of integers |'],
+  'scheduled.delete-missing-error': ['| Delete scheduled message | no scheduled message has the given ID |'],
+  'scheduled.own-messages-only': ["act on the authenticated user's own data"],
+  'defaults.new-users-get-defaults': ['that are copied to new users', 'The change affects only users created afterwards'],
+  'defaults.string-values': ['| web_home_view (feature level 219) |', '| emojiset |', '| web_animate_image_previews', '| resolved_topic_notice_auto_read_policy', '| notification_sound |'],
+};
