@@ -1,6 +1,7 @@
 // --html FILE: the report as one self-contained page (no external scripts, styles, fonts or
 // images) that a person opens from a CI artifact: light and dark, printable, filterable.
 
+import { answerLine } from '../run/client.js';
 import { replayCommand } from './console.js';
 import { counted, type Report } from './json.js';
 import type { RuleResult } from '../run/harness.js';
@@ -17,6 +18,7 @@ table { border-collapse: collapse; width: 100%; } td, th { text-align: left; pad
 .pass { color: var(--pass); } .fail { color: var(--fail); } .skip { color: var(--skip); } .error { color: var(--error); }
 .muted { color: var(--muted); } code, pre { font: 13px/1.4 ui-monospace, monospace; background: var(--code); }
 pre { padding: .6rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+p code, td code { overflow-wrap: anywhere; } pre.answer { margin-top: -.4rem; color: var(--muted); }
 .totals span { margin-right: 1.2rem; } .filters button { margin-right: .4rem; } button { font: inherit; cursor: pointer; }
 .failure { border-left: 4px solid var(--fail); padding-left: 1rem; margin: 1rem 0; }
 @media print { .filters, button.copy { display: none; } body { margin: 0; } }
@@ -27,6 +29,8 @@ for (const button of document.querySelectorAll('.filters button')) {
   button.addEventListener('click', () => {
     const status = button.dataset.status;
     for (const row of document.querySelectorAll('tr[data-status]')) row.hidden = status !== 'all' && row.dataset.status !== status;
+    // An area none of whose rules is shown is hidden whole, its heading too.
+    for (const area of document.querySelectorAll('section.area')) area.hidden = [...area.querySelectorAll('tr[data-status]')].every((row) => row.hidden);
     for (const other of document.querySelectorAll('.filters button')) other.setAttribute('aria-pressed', String(other === button));
   });
 }
@@ -40,13 +44,17 @@ for (const button of document.querySelectorAll('button.copy')) {
 
 function failure(report: Report, rule: RuleResult): string {
   const example = rule.counterexample;
-  const curl = example?.requests.join('\n') ?? '';
+  // Each request with the server's answer under it, as the console shows them.
+  const curl = example?.requests.map((request, index) => {
+    const exchange = example.exchanges?.[index];
+    return `<div><pre class="curl">${escape(request)}</pre><button class="copy" type="button">copy</button></div>${exchange ? `<pre class="answer">${escape(answerLine(exchange))}</pre>` : ''}`;
+  }).join('\n') ?? '';
   return `<section class="failure" id="${escape(rule.id)}">
   <h3><span class="status ${rule.status}">${rule.expected ? 'xfail' : rule.status}</span> <code>${escape(rule.id)}</code> <span class="muted">(${escape(rule.severity)}, ${escape(rule.section)})</span></h3>
   <p>${escape(rule.title)}</p>
   <p><strong>${escape(rule.message)}</strong></p>
   ${example?.input ? `<p>Counterexample:</p><pre>${escape(example.input)}</pre>` : ''}
-  ${curl ? `<p>Requests that show it:</p><div><pre class="curl">${escape(curl)}</pre><button class="copy" type="button">copy</button></div>` : ''}
+  ${curl ? `<p>Requests that show it, each with its answer:</p>${curl}` : ''}
   ${rule.status === 'fail' ? `<p>Replay:</p><div><pre>${escape(replayCommand(report, rule))}</pre><button class="copy" type="button">copy</button></div>` : ''}
 </section>`;
 }
@@ -64,12 +72,12 @@ export function html(report: Report): string {
 <p>Target <code>${escape(report.target)}</code>${report.reference ? ` (the embedded reference, ${escape(report.reference.dialect)} dialect${report.reference.dialect_seed !== undefined ? ` of seed ${report.reference.dialect_seed}` : ''})` : ''}, feature level <strong>${escape(report.feature_level)}</strong> (${escape(report.zulip_version)}), seed <code>${report.seed}</code>, ${report.smoke ? 'each property\'s boundary cases' : `${counted(report.runs, 'random case')} per property besides its boundary cases`}${report.decisions ? ', with decisions' : ''}${report.smoke ? ', smoke' : ''}; ${counted(report.requests, 'request')} in ${(report.duration_ms / 1000).toFixed(1)} s; run prefix <code>${escape(report.run_prefix)}</code>.</p>
 <p class="totals" id="totals"><span class="pass">${s.pass} pass</span><span class="fail">${s.fail} fail</span><span class="skip">${s.skip} skip</span><span class="error">${s.error} error</span>${s.xfail ? `<span class="skip">${s.xfail} xfail</span>` : ''}</p>
 <p class="filters">Show: ${['all', 'pass', 'fail', 'skip', 'error'].map((status) => `<button type="button" data-status="${status}" aria-pressed="${status === 'all'}">${status}</button>`).join('')}</p>
-${areas.map((area) => `<h2>${escape(area)}</h2>
-<table><thead><tr><th>status</th><th>rule</th><th>severity</th><th>rule, or why skipped</th><th>requests</th></tr></thead><tbody>
-${report.rules.filter((rule) => rule.id.startsWith(`${area}.`)).map(row).join('\n')}
-</tbody></table>`).join('\n')}
 <h2>Failures and errors</h2>
 ${problems.length ? problems.map((rule) => failure(report, rule)).join('\n') : '<p>None.</p>'}
+${areas.map((area) => `<section class="area"><h2>${escape(area)}</h2>
+<table><thead><tr><th>status</th><th>rule</th><th>severity</th><th>rule, or why skipped</th><th>requests</th></tr></thead><tbody>
+${report.rules.filter((rule) => rule.id.startsWith(`${area}.`)).map(row).join('\n')}
+</tbody></table></section>`).join('\n')}
 <h2>Cleanup</h2>
 <p>Swept at the end: ${report.cleanup.swept.length ? `</p><ul>${report.cleanup.swept.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'nothing was left.</p>'}
 ${report.cleanup.left?.length ? `<p>Left on the target (the API cannot delete them): ${escape(report.cleanup.left.join('; '))}.</p>\n` : ''}<p>Problems: ${report.cleanup.problems.length ? `</p><ul>${report.cleanup.problems.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'none.</p>'}

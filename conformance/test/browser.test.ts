@@ -33,7 +33,7 @@ async function openPage(url: string) {
   const profile = join(directory, 'chromium-profile');
   const browser = spawn(CHROMIUM!, [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--remote-debugging-port=0', '--window-size=1200,1600', 'about:blank',
+    '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, '--remote-debugging-port=0', '--window-size=1280,1600', 'about:blank',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   const endpoint = await new Promise<string>((resolve, reject) => {
     let output = '';
@@ -107,6 +107,10 @@ browserTest('the HTML report renders in headless Chromium: totals, a failure wit
   Object.assign(broken, { status: 'error', message: 'POST /drafts: other side closed' });
   report.summary.pass--;
   report.summary.error++;
+  // And an area with no failure, which the fail filter must hide whole.
+  const passing = report.rules.find((rule) => rule.status === 'pass')!;
+  report.rules.push({ ...passing, id: 'typing.event-shape' as never });
+  report.summary.pass++;
   const file = join(directory, 'report.html');
   writeFileSync(file, html(report));
   const page = await openPage(`file://${file}`);
@@ -117,8 +121,18 @@ browserTest('the HTML report renders in headless Chromium: totals, a failure wit
     assert.match(curl, /^curl -sS -u "\$TEAMCHAT_MEMBER_EMAIL:\$TEAMCHAT_MEMBER_API_KEY" /);
     const visible = () => page.evaluate(`[...document.querySelectorAll('tr[data-status]')].filter((row) => row.offsetParent !== null).map((row) => row.dataset.status)`);
     assert.is((await visible()).length, report.rules.length);
+    // Each request with the server's answer under it; the failures before the tables of areas.
+    const answer = await page.evaluate(`document.querySelector('#drafts\\\\.channel-draft-needs-one-channel pre.answer').innerText`);
+    assert.match(answer, /^→ 200 \{"result":"success"/);
+    assert.ok(await page.evaluate(`document.querySelector('.failure').compareDocumentPosition(document.querySelector('section.area')) === Node.DOCUMENT_POSITION_FOLLOWING`), 'the failures come first');
+    // No sideways scrolling in a 1,280 px window.
+    const widths = await page.evaluate(`[document.documentElement.scrollWidth, window.innerWidth]`);
+    assert.ok(widths[0] <= widths[1], `the page is ${widths[0]} px wide in a ${widths[1]} px window`);
     await page.evaluate(`document.querySelector('.filters button[data-status=fail]').click()`);
     assert.equal(await visible(), ['fail']);
+    // The filter hides the areas it leaves empty, their headings too.
+    const shownAreas = await page.evaluate(`[...document.querySelectorAll('section.area')].filter((area) => area.offsetParent !== null).map((area) => area.querySelector('h2').innerText)`);
+    assert.equal(shownAreas, ['drafts']);
     await page.evaluate(`document.querySelector('.filters button[data-status=skip]').click()`);
     assert.ok((await visible()).length > 0 && (await visible()).every((status: string) => status === 'skip'));
     await page.evaluate(`document.querySelector('.filters button[data-status=all]').click()`);
