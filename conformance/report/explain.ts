@@ -63,7 +63,7 @@ export function explanation(rule: Rule, examples: Examples | null): string {
   if (rule.why) lines.push(`  why this choice: ${rule.why}`);
   if (rule.alternate) lines.push(`  the alternate dialect instead: ${rule.alternate}`);
   const statement = specStatement(rule);
-  if (statement) lines.push('', `  The spec says (${statement.anchor}):`, ...statement.lines.map((line) => `  | ${line}`));
+  if (statement) lines.push('', `  The spec says (${statement.anchor}):`, ...statement.lines.map((line) => (line.startsWith('|') ? `    ${line}` : `  > ${line}`)));
   if (examples) {
     // Two or fewer: the failing run's shrunk requests sent again; else the plainest of a run.
     const passing = examples.passing.length <= 2 ? examples.passing : thatMatters(rule, examples.passing);
@@ -71,6 +71,7 @@ export function explanation(rule: Rule, examples: Examples | null): string {
     if (examples.failing) {
       lines.push('', `  The reference with a seeded fault (${examples.failing.fault}): the same request, shrunk, fails the rule:`, `    ${examples.failing.message}`, ...(operationsOf(rule, examples.failing.exchanges).slice(-2).length > 0 ? operationsOf(rule, examples.failing.exchanges).slice(-2) : examples.failing.exchanges.slice(-1)).map(exchange));
     }
+    lines.push('', `  These references stopped once they had answered: \`npm start -- --port 0 --profile-out profile.json\` serves one like the first (TEAMCHAT_FAULTS=${rule.id} the second); put its port in the lines.`);
   }
   return lines.join('\n');
 }

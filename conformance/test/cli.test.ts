@@ -421,7 +421,7 @@ test('--explain: the rule, the spec\'s words, and a passing and a failing run of
   assert.match(result.stdout, /^scheduled\.missing-channel-error\n/);
   assert.match(result.stdout, /severity: must/);
   // One table row of the spec, with its header, and the anchor rules and reports cite.
-  assert.match(result.stdout, /The spec says \(docs\/spec\.md#errors\):\n  \| \| Operation \| Condition[^\n]*\n  \| \|---[^\n]*\n  \| \| Edit scheduled message \| target channel does not exist \| STREAM_DOES_NOT_EXIST[^\n]*\n\n/);
+  assert.match(result.stdout, /The spec says \(docs\/spec\.md#errors\):\n    \| Operation \| Condition[^\n]*\n    \|---[^\n]*\n    \| Edit scheduled message \| target channel does not exist \| STREAM_DOES_NOT_EXIST[^\n]*\n\n/);
   assert.match(result.stdout, /The reference as it is: the request the rule is about[\s\S]*→ 400 [^\n]*STREAM_DOES_NOT_EXIST/);
   assert.match(result.stdout, /The reference with a seeded fault \(the missing-channel error lacks stream_id\)/);
   // The same plain request on both sides where it stands alone.
