@@ -25,7 +25,7 @@ import { putBackPersonalFlags } from './run/personal-flags.js';
 import { parseShard } from './run/shard.js';
 import { junit } from './report/junit.js';
 import { ruleMatcher, runSuite, SUITE_VERSION, type Expectations } from './suite.js';
-import { RULES, type Rule } from './rules.js';
+import { closest, RULES, type Rule } from './rules.js';
 
 class UsageError extends Error {}
 
@@ -178,22 +178,6 @@ async function startEmbeddedReference(level: number | undefined, dialect: string
   const profile = readJson<Profile>(profilePath, 'profile');
   rmSync(directory, { recursive: true, force: true });
   return { url, profile, child, featureLevel };
-}
-
-/** The closest of the candidates to a mistyped word, if one is close enough to be meant. */
-export function closest(word: string, candidates: readonly string[]): string | null {
-  const distance = (a: string, b: string) => {
-    let row = Array.from({ length: b.length + 1 }, (_, index) => index);
-    for (let i = 1; i <= a.length; i++) {
-      const next = [i];
-      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      row = next;
-    }
-    return row[b.length]!;
-  };
-  const ranked = candidates.map((candidate) => [candidate, distance(word, candidate)] as const).sort((a, b) => a[1] - b[1]);
-  const [best] = ranked;
-  return best && best[1] <= Math.max(2, Math.floor(word.length / 3)) ? best[0] : null;
 }
 
 /** One line for a misuse of the options, with the option meant where one is close. */

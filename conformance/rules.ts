@@ -991,3 +991,22 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Versioning', says: 'Renames and removals: dense_mode (364), default_view and its escape setting (219), realm_name_in_notifications (168), email_address_visibility (163), twenty_four_hour_time (99).', rules: ['defaults.settings-at-their-levels'] },
   { section: 'Other operations (used to set up and observe, not shown)', says: 'Reading drafts, scheduled messages, messages; IDs.', rules: ['drafts.edit-delete-follow-model', 'drafts.audience-normalized', 'drafts.negative-timestamp-rejected', 'drafts.sync-off-endpoints-refuse', 'scheduled.listing-shape', 'scheduled.future-timestamp', 'scheduled.topic-normalized', 'general.ids-ascend', 'general.message-rendering'] },
 ];
+
+/**
+ * The closest of the candidates to a mistyped word, if one is close enough to be meant: a rule ID
+ * for --only, an option for either command line.
+ */
+export function closest(word: string, candidates: readonly string[]): string | null {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, index) => index);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  const ranked = candidates.map((candidate) => [candidate, distance(word, candidate)] as const).sort((a, b) => a[1] - b[1]);
+  const [best] = ranked;
+  return best && best[1] <= Math.max(2, Math.floor(word.length / 3)) ? best[0] : null;
+}

@@ -10,6 +10,7 @@ import { faultsFromEnvironment } from './faults.js';
 import { readFixture, targetProfile } from './fixture.js';
 import { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './levels.js';
 import { startReference } from './server.js';
+import { closest } from '../conformance/rules.js';
 
 const HELP = `Usage: npm start -- [options]   (installed: teamchat-reference [options])
 
@@ -39,21 +40,6 @@ function fail(message: string): never {
 
 const OPTIONS = ['host', 'port', 'feature-level', 'fixture', 'profile-out', 'dialect', 'dialect-seed', 'max-emoji-file-size-mib', 'hide-clock', 'help', 'version'];
 
-/** The option meant by a mistyped one: the known one that differs by the fewest letters, if any is close. */
-function meant(unknown: string): string | null {
-  const differ = (a: string, b: string) => {
-    let row = Array.from({ length: b.length + 1 }, (_, index) => index);
-    for (let i = 1; i <= a.length; i++) {
-      const next = [i];
-      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      row = next;
-    }
-    return row[b.length]!;
-  };
-  const [best] = OPTIONS.map((option) => [option, differ(unknown, option)] as const).sort((a, b) => a[1] - b[1]);
-  return best && best[1] <= Math.max(2, Math.floor(unknown.length / 3)) ? best[0] : null;
-}
-
 function integerOption(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) fail(`--${name} takes a whole number from ${min} to ${max}`);
@@ -80,7 +66,7 @@ async function main() {
     }));
   } catch (error) {
     const unknown = /Unknown option '--?([^']+)'/.exec((error as Error).message)?.[1];
-    const option = unknown ? meant(unknown) : null;
+    const option = unknown ? closest(unknown, OPTIONS) : null;
     fail(`${(error as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '')}${option ? ` (did you mean --${option}?)` : ''}`);
   }
   if (values.help) {

@@ -7,7 +7,6 @@
 // that replays it. With --orders each is also run with the area's rules shuffled and with its rule
 // alone: no rule may depend on what an earlier one left. Exit 1 when a fault went uncaught.
 
-import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -17,6 +16,7 @@ import { startReference } from '../reference/server.js';
 import { DEFAULT_RUNS } from '../conformance/run/harness.js';
 import { RULES } from '../conformance/rules.js';
 import { runSuite } from '../conformance/suite.js';
+import { inProcesses, serveTasks } from './workers.js';
 
 export interface PowerTask {
   readonly fault: string;
@@ -64,20 +64,6 @@ export async function powerOne(task: PowerTask): Promise<PowerFinding> {
   }
 }
 
-async function worker(): Promise<void> {
-  process.on('message', async (task: PowerTask | 'done') => {
-    if (task === 'done') return process.exit(0);
-    let finding: PowerFinding;
-    try {
-      finding = await powerOne(task);
-    } catch (error) {
-      finding = { task, status: `harness: ${(error as Error)?.message ?? String(error)}`, requests: 0 };
-    }
-    process.send!(finding);
-  });
-  process.send!('ready');
-}
-
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -108,15 +94,7 @@ async function main(): Promise<number> {
   process.stdout.write(`power: ${faults.length} faults × seeds ${from}–${from + count - 1}${values.orders ? ' × the area in order, shuffled and the rule alone' : ''}, ${smoke ? 'smoke' : `${runs} runs per property`}: ${tasks.length} runs in ${jobs} processes\n`);
   const started = performance.now();
   const findings: PowerFinding[] = [];
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(jobs, tasks.length) }, () => new Promise<void>((resolve, reject) => {
-    const child = fork(new URL(import.meta.url).pathname, ['--worker'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.on('message', (message: PowerFinding | 'ready') => {
-      if (message !== 'ready') findings.push(message);
-      child.send(next < tasks.length ? { ...tasks[next++]! } : 'done');
-    });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a power worker exited with ${code}`))));
-  })));
+  await inProcesses<PowerTask, PowerFinding>(new URL(import.meta.url).pathname, tasks, jobs, (finding) => void findings.push(finding));
   let blind = 0;
   for (const fault of faults) {
     const mine = findings.filter((finding) => finding.task.fault === fault).sort((a, b) => a.task.seed - b.task.seed || a.task.order.localeCompare(b.task.order));
@@ -131,7 +109,7 @@ async function main(): Promise<number> {
   return blind === 0 ? 0 : 1;
 }
 
-if (process.argv.includes('--worker')) void worker();
+if (process.argv.includes('--worker')) serveTasks(powerOne, (task: PowerTask, error): PowerFinding => ({ task, status: `harness: ${(error as Error)?.message ?? String(error)}`, requests: 0 }));
 else if (process.argv[1] === new URL(import.meta.url).pathname) main().then((code) => process.exit(code), (error) => {
   process.stderr.write(`power: ${(error as Error)?.stack ?? String(error)}\n`);
   process.exit(2);

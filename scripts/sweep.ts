@@ -8,7 +8,6 @@
 // that replays it. In Zulip's dialect the decisions are checked too (they are Zulip's choices);
 // the random dialect draws its choices from the run's seed. Exit 1 when anything did not pass.
 
-import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -17,6 +16,7 @@ import { BOUNDARY_LEVELS } from '../reference/levels.js';
 import { startReference } from '../reference/server.js';
 import { skippedByDesign } from '../conformance/run/harness.js';
 import { runSuite } from '../conformance/suite.js';
+import { inProcesses, serveTasks } from './workers.js';
 
 type Dialect = 'zulip' | 'alternate' | 'random';
 
@@ -67,20 +67,6 @@ export function sweepTasks(seeds: readonly number[], dialects: readonly Dialect[
   return seeds.flatMap((seed, index) => dialects.map((dialect, turn) => ({ seed, dialect, level: levels[(index * dialects.length + turn) % levels.length]!, runs })));
 }
 
-async function worker(): Promise<void> {
-  process.on('message', async (task: SweepTask | 'done') => {
-    if (task === 'done') return process.exit(0);
-    let finding: SweepFinding;
-    try {
-      finding = await sweepOne(task);
-    } catch (error) {
-      finding = { task, problems: [`harness: ${(error as Error)?.stack ?? String(error)}`], duration_ms: 0 };
-    }
-    process.send!(finding);
-  });
-  process.send!('ready');
-}
-
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -103,19 +89,11 @@ async function main(): Promise<number> {
   process.stdout.write(`sweep: ${seeds.length} seeds from ${from} × ${dialects.join(', ')}, at ${levels.length} levels in turn, ${runs} runs per property: ${tasks.length} runs in ${jobs} processes\n`);
   const started = performance.now();
   const findings: SweepFinding[] = [];
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(jobs, tasks.length) }, () => new Promise<void>((resolve, reject) => {
-    const child = fork(new URL(import.meta.url).pathname, ['--worker'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.on('message', (message: SweepFinding | 'ready') => {
-      if (message !== 'ready') {
-        findings.push(message);
-        const mark = message.problems.length === 0 ? 'ok  ' : 'FAIL';
-        process.stdout.write(`  ${mark} seed ${message.task.seed} ${message.task.dialect} level ${message.task.level} (${message.duration_ms} ms)${message.problems.map((problem) => `\n       ${problem}`).join('')}\n`);
-      }
-      child.send(next < tasks.length ? { ...tasks[next++]! } : 'done');
-    });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a sweep worker exited with ${code}`))));
-  })));
+  await inProcesses<SweepTask, SweepFinding>(new URL(import.meta.url).pathname, tasks, jobs, (finding) => {
+    findings.push(finding);
+    const mark = finding.problems.length === 0 ? 'ok  ' : 'FAIL';
+    process.stdout.write(`  ${mark} seed ${finding.task.seed} ${finding.task.dialect} level ${finding.task.level} (${finding.duration_ms} ms)${finding.problems.map((problem) => `\n       ${problem}`).join('')}\n`);
+  });
   const failing = findings.filter((finding) => finding.problems.length > 0);
   const must = failing.filter((finding) => finding.problems.some((problem) => problem.includes('(must)') || problem.startsWith('harness') || problem.startsWith('cleanup')));
   process.stdout.write(`\n${findings.length} runs in ${((performance.now() - started) / 1000).toFixed(0)} s: ${findings.length - failing.length} clean, ${must.length} with a must rule (or the harness, or cleanup) not passing, ${failing.length - must.length} with only decisions not passing\n`);
@@ -126,7 +104,7 @@ async function main(): Promise<number> {
   return failing.length > 0 ? 1 : 0;
 }
 
-if (process.argv.includes('--worker')) void worker();
+if (process.argv.includes('--worker')) serveTasks(sweepOne, (task: SweepTask, error): SweepFinding => ({ task, problems: [`harness: ${(error as Error)?.stack ?? String(error)}`], duration_ms: 0 }));
 else if (process.argv[1] === new URL(import.meta.url).pathname) main().then((code) => process.exit(code), (error) => {
   process.stderr.write(`sweep: ${(error as Error)?.stack ?? String(error)}\n`);
   process.exit(2);
