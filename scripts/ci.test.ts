@@ -2,7 +2,7 @@
 // the script it is (its ${{ … }} expressions filled in as GitHub would) against a local reference,
 // passing and failing; the GitLab snippet runs the same script and collects the same reports.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +132,12 @@ test('ci/gitlab-ci.yml runs the same script and keeps the same reports, JUnit am
   const gitlab = parse(readFileSync(join(root, 'ci/gitlab-ci.yml'), 'utf8'));
   const job = gitlab['teamchat-conformance'];
   assert.ok(job.script.some((line: string) => line.endsWith('/ci/run-conformance.sh')));
+  // The clone URL the user must give: without it, one line and exit 2, before anything is cloned.
+  const [check] = job.script as string[];
+  const unset = spawnSync('bash', ['-c', check!], { env: { ...process.env, TEAMCHAT_CONFORMANCE_REPO: '' }, encoding: 'utf8' });
+  assert.is(unset.status, 2);
+  assert.match(unset.stderr, /^teamchat-conformance: set TEAMCHAT_CONFORMANCE_REPO to the clone URL of teamchat-conformance\n$/);
+  assert.is(spawnSync('bash', ['-c', check!], { env: { ...process.env, TEAMCHAT_CONFORMANCE_REPO: 'https://example.invalid/x.git' } }).status, 0);
   assert.is(job.artifacts.when, 'always');
   assert.is(job.artifacts.reports.junit, 'teamchat-reports/conformance.xml');
   assert.match(job.variables.TEAMCHAT_REPORTS, /teamchat-reports$/);
