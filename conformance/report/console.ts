@@ -101,7 +101,8 @@ export function consoleSummary(report: Report): string {
   // The embedded reference ends with the run: nothing of it is left anywhere.
   if ((report.cleanup.left ?? []).length > 0 && !report.reference) lines.push('', `left on the target (the API cannot delete them): ${report.cleanup.left!.join('; ')}`);
   if (report.cleanup.problems.length > 0) {
-    lines.push('', 'cleanup problems (not rule results):', ...report.cleanup.problems.map((problem) => `  ${problem}`));
+    // One line each: a problem's text may carry an error page's line breaks.
+    lines.push('', 'cleanup problems (not rule results):', ...report.cleanup.problems.map((problem) => `  ${problem.trim().replace(/\s*\n\s*/g, ' ')}`));
   }
   const s = report.summary;
   const flaky = report.rules.filter((rule) => rule.flaky).map((rule) => rule.id);

@@ -67,6 +67,9 @@ test('what the API can only deactivate is counted once in the cleanup section, n
   assert.match(consoleSummary(r), /left on the target \(the API cannot delete them\): 3 custom emoji, deactivated$/m);
   assert.not.match(consoleSummary(r), /cleanup problems/);
   assert.is(exitCode(r), 0);
+  // A problem whose text carries an error page's line breaks is one line.
+  const paged = { ...r, cleanup: { ...r.cleanup, problems: ['delete draft 7: 502 <html>\n<body>Bad Gateway</body>\n</html>\n'] } };
+  assert.match(consoleSummary(paged), /^  delete draft 7: 502 <html> <body>Bad Gateway<\/body> <\/html>\n\ntarget /m);
   // Against the embedded reference, which ends with the run, nothing is left anywhere.
   const embedded = { ...r, reference: { feature_level: 415, dialect: 'zulip' } } as typeof r;
   assert.not.match(consoleSummary(embedded), /left on the target/);
