@@ -77,6 +77,8 @@ export async function deliveryProperty<T>(context: Context, arbitrary: fc.Arbitr
   const state = context.deliveryState;
   if (state.mode !== 'real-time') return context.property(arbitrary, predicate, runs, labelsOf(predicate));
   const { boundaries, random } = context.casesOf(runs);
+  context.casesTaken.boundary += boundaries.length;
+  context.casesTaken.random += random;
   const values = [
     ...boundaries.map((boundary, index) => fc.sample(boundary, { seed: context.options.seed + index, numRuns: 1 })[0]!),
     ...(random > 0 ? fc.sample(arbitrary, { seed: context.options.seed, numRuns: random }) : []),

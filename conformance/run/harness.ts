@@ -38,6 +38,8 @@ export interface RuleResult {
   duration_ms: number;
   /** HTTP requests the check made. */
   requests: number;
+  /** The cases its properties took: every run's boundary cases, and the random ones (--runs). */
+  cases?: { boundary: number; random: number };
   expected?: boolean;
   /** Why a skipped rule was not run: outside the target's levels, a decision not asked for, or the check's own reason. */
   skipped?: 'level' | 'decision' | 'capability' | 'configuration' | 'check';
@@ -171,6 +173,9 @@ export class Context {
   /** Of the check that runs: cases dropped, and models read again, after transient faults. */
   transientCost = { dropped: 0, resynced: 0 };
 
+  /** Of the check that runs: the cases its properties took, boundaries and random ones. */
+  casesTaken = { boundary: 0, random: 0 };
+
   /**
    * The random cases of a property: --runs, so that --runs raises the power of every property;
    * a smoke run, which keeps its budget of requests, takes at most `most`.
@@ -246,6 +251,8 @@ export class Context {
    */
   async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number | PropertyCases<T> = this.options.runs, labels?: readonly string[]): Promise<void> {
     const { boundaries, random } = this.casesOf(runs);
+    this.casesTaken.boundary += boundaries.length;
+    this.casesTaken.random += random;
     const replay = /^b(\d+):(.*)$/.exec(this.options.replayPath ?? '');
     for (const [index, boundary] of boundaries.entries()) {
       if (this.options.replayPath !== null && Number(replay?.[1]) !== index) continue;
@@ -513,6 +520,7 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
   context.client.takeHistory();
   context.witness?.forget();
   context.transientCost = { dropped: 0, resynced: 0 };
+  context.casesTaken = { boundary: 0, random: 0 };
   const skip = applicability(rule, check, context.probe, context.options);
   if (skip) {
     result.status = 'skip';
@@ -545,6 +553,7 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
     }
     if (context.transientCost.dropped > 0) result.dropped = context.transientCost.dropped;
     if (context.transientCost.resynced > 0) result.resynced = context.transientCost.resynced;
+    if (context.casesTaken.boundary + context.casesTaken.random > 0) result.cases = { ...context.casesTaken };
     result.duration_ms += Math.round(performance.now() - started);
     result.requests += context.client.count - requestsBefore;
     if (context.options.keepExchanges) result.exchanges = context.client.takeHistory();
@@ -554,12 +563,14 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
   result.duration_ms = Math.round(performance.now() - started);
   result.requests = context.client.count - requestsBefore;
   const cost = context.transientCost;
+  const cases = context.casesTaken;
   return {
     rule: check.rule,
     finish: async (reason) => {
       started = performance.now();
       requestsBefore = context.client.count;
       context.transientCost = cost;
+      context.casesTaken = cases;
       goOn(reason);
       return conclude(await ran);
     },

@@ -35,6 +35,22 @@ async function withReference<T>(options: ReferenceOptions, run: (reference: Runn
   }
 }
 
+test('--runs raises every property: each rule\'s random cases grow with it; only a property whose boundaries are every case takes none', async () => {
+  const taken = async (runs: number) => withReference({}, async (reference) => {
+    const report = await runSuite({
+      target: reference.url, credentials: targetProfile(reference.fixture, reference.url).users, embedded: true, seed: 5, runs, only: null, replayPath: null,
+      decisions: true, rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
+    });
+    return new Map(report.rules.filter((rule) => rule.cases).map((rule) => [rule.id as string, rule.cases!]));
+  });
+  const [one, three] = [await taken(1), await taken(3)];
+  assert.ok(one.size > 60, `${one.size} rules ran properties`);
+  const flat = [...one].filter(([, cases]) => cases.random === 0).map(([id]) => id).sort();
+  // Every case of these is one of their boundaries: the kinds of typing by op, each wildcard.
+  assert.equal(flat, ['flags.wildcard-mention-flags', 'typing.only-to-receivers']);
+  for (const [id, cases] of one) if (cases.random > 0) assert.is(three.get(id)?.random, cases.random * 3, id);
+});
+
 test('checkTarget has the CLI\'s defaults: no rate bound for a target on this machine', async () => {
   await withReference({}, async (reference) => {
     const report = await checkTarget({ target: reference.url, users: targetProfile(reference.fixture, reference.url).users, only: 'drafts.create-returns-ids-in-order', runs: 2, seed: 1 });
