@@ -159,12 +159,14 @@ export function selfTests(part: SelfTestPart): void {
     // largest batch among them, which a smoke run leaves out.
     if (dialect === 'zulip') {
       for (const [name, fault] of Object.entries(POWER_FAULTS)) {
-        test(`the power fault ${name} (${fault.does}) fails its rule and only the rules that observe it`, async () => {
-          const report = await suiteAgainstReference({ faults: new Set([name]), featureLevel: fault.level }, 1, `${fault.rule.split('.')[0]}.*`);
-          const allowed = new Set<string>([fault.rule, ...(fault.alsoCaughtBy ?? [])]);
-          assert.is(report.rules.find((result) => result.id === fault.rule)?.status, 'fail', `${name} was not caught`);
-          const unexpected = report.rules.filter((result) => result.status !== 'pass' && !skippedByDesign(result) && !allowed.has(result.id));
-          assert.equal(unexpected.map((result) => `${result.id}: ${result.status} ${result.message}`), []);
+        test(`the power fault ${name} (${fault.does}) fails its rule and only the rules that observe it, in the catalog's order and shuffled`, async () => {
+          for (const shuffle of [false, true]) {
+            const report = await suiteAgainstReference({ faults: new Set([name]), featureLevel: fault.level }, 1, `${fault.rule.split('.')[0]}.*`, { shuffle });
+            const allowed = new Set<string>([fault.rule, ...(fault.alsoCaughtBy ?? [])]);
+            assert.is(report.rules.find((result) => result.id === fault.rule)?.status, 'fail', `${name} was not caught${shuffle ? ' with the rules shuffled' : ''}`);
+            const unexpected = report.rules.filter((result) => result.status !== 'pass' && !skippedByDesign(result) && !allowed.has(result.id));
+            assert.equal(unexpected.map((result) => `${result.id}: ${result.status} ${result.message}`), []);
+          }
         });
       }
     }
