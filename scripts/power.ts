@@ -15,6 +15,7 @@ import { targetProfile } from '../reference/fixture.js';
 import { startReference } from '../reference/server.js';
 import { DEFAULT_RUNS } from '../conformance/run/harness.js';
 import { RULES } from '../conformance/rules.js';
+import { counted } from '../conformance/report/json.js';
 import { runSuite } from '../conformance/suite.js';
 import { inProcesses, serveTasks } from './workers.js';
 
@@ -91,7 +92,7 @@ async function main(): Promise<number> {
   const jobs = Math.max(1, Number(values.jobs ?? availableParallelism()));
   const orders = values.orders ? (['catalog', 'shuffled', 'alone'] as const) : (['catalog'] as const);
   const tasks: PowerTask[] = faults.flatMap((fault) => Array.from({ length: count }, (_, index) => orders.map((order) => ({ fault, seed: from + index, smoke, runs, order }))).flat());
-  process.stdout.write(`power: ${faults.length} faults × seeds ${from}–${from + count - 1}${values.orders ? ' × the area in order, shuffled and the rule alone' : ''}, ${smoke ? 'smoke' : `${runs} runs per property`}: ${tasks.length} runs in ${jobs} processes\n`);
+  process.stdout.write(`power: ${counted(faults.length, 'fault')} × seeds ${from}–${from + count - 1}${values.orders ? ' × the area in order, shuffled and the rule alone' : ''}, ${smoke ? 'smoke' : `${counted(runs, 'random case')} per property`}: ${counted(tasks.length, 'run')} in ${counted(jobs, 'process', 'processes')}\n`);
   const started = performance.now();
   const findings: PowerFinding[] = [];
   await inProcesses<PowerTask, PowerFinding>(new URL(import.meta.url).pathname, tasks, jobs, (finding) => void findings.push(finding));

@@ -15,6 +15,7 @@ import { targetProfile } from '../reference/fixture.js';
 import { BOUNDARY_LEVELS } from '../reference/levels.js';
 import { startReference } from '../reference/server.js';
 import { skippedByDesign } from '../conformance/run/harness.js';
+import { counted } from '../conformance/report/json.js';
 import { runSuite } from '../conformance/suite.js';
 import { inProcesses, serveTasks } from './workers.js';
 
@@ -86,7 +87,7 @@ async function main(): Promise<number> {
   const runs = Number(values.runs ?? 15);
   const jobs = Math.max(1, Number(values.jobs ?? availableParallelism()));
   const tasks = sweepTasks(seeds, dialects, levels, runs);
-  process.stdout.write(`sweep: ${seeds.length} seeds from ${from} × ${dialects.join(', ')}, at ${levels.length} levels in turn, ${runs} runs per property: ${tasks.length} runs in ${jobs} processes\n`);
+  process.stdout.write(`sweep: ${counted(seeds.length, 'seed')} from ${from} × ${dialects.join(', ')}, at ${counted(levels.length, 'level')} in turn, ${counted(runs, 'random case')} per property: ${counted(tasks.length, 'run')} in ${counted(jobs, 'process', 'processes')}\n`);
   const started = performance.now();
   const findings: SweepFinding[] = [];
   await inProcesses<SweepTask, SweepFinding>(new URL(import.meta.url).pathname, tasks, jobs, (finding) => {
@@ -96,7 +97,7 @@ async function main(): Promise<number> {
   });
   const failing = findings.filter((finding) => finding.problems.length > 0);
   const must = failing.filter((finding) => finding.problems.some((problem) => problem.includes('(must)') || problem.startsWith('harness') || problem.startsWith('cleanup')));
-  process.stdout.write(`\n${findings.length} runs in ${((performance.now() - started) / 1000).toFixed(0)} s: ${findings.length - failing.length} clean, ${must.length} with a must rule (or the harness, or cleanup) not passing, ${failing.length - must.length} with only decisions not passing\n`);
+  process.stdout.write(`\n${counted(findings.length, 'run')} in ${((performance.now() - started) / 1000).toFixed(0)} s: ${findings.length - failing.length} clean, ${must.length} with a must rule (or the harness, or cleanup) not passing, ${failing.length - must.length} with only decisions not passing\n`);
   for (const finding of failing) {
     for (const problem of finding.problems) process.stdout.write(`  ${problem.split(':')[0]}\n    replay: ${replayOf(finding.task, problem.split(' ')[0])}\n`);
   }
