@@ -177,7 +177,7 @@ export class Client {
       await this.waitForSlot();
       let response: Response;
       try {
-        response = await this.send(method, this.prefix + apiPath + query, headers, typeof body === 'function' ? body() : body);
+        response = await this.send(method, this.prefix + apiPath + query, headers, typeof body === 'function' ? body() : body, path);
       } catch (error) {
         this.count++;
         this.transients++;
@@ -221,7 +221,7 @@ export class Client {
     }
   }
 
-  private async send(method: string, path: string, headers: Record<string, string>, body: string | Readable | undefined): Promise<Response> {
+  private async send(method: string, path: string, headers: Record<string, string>, body: string | Readable | undefined, shown = path): Promise<Response> {
     try {
       const response = await this.pool.request({ method, path, headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
       const text = await response.body.text();
@@ -235,7 +235,8 @@ export class Client {
       }
       return { status: response.statusCode, headers: response.headers, body: parsed, text };
     } catch (error) {
-      throw new HarnessError(`${method} ${path}: ${(error as Error).message}`);
+      // Named as the checks name operations: the path under /api/v1, as in every other message.
+      throw new HarnessError(`${method} ${shown}: ${(error as Error).message}`);
     }
   }
 

@@ -102,6 +102,8 @@ test('a network failure is a HarnessError, never a response', async () => {
     assert.unreachable('no error');
   } catch (error) {
     assert.instance(error, HarnessError);
+    // Named as every other message names an operation: its path under /api/v1.
+    assert.match((error as Error).message, /^GET \/x: /);
   }
   await client.close();
 });
