@@ -43,12 +43,12 @@ test('--runs raises every property: each rule\'s random cases grow with it; only
     });
     return new Map(report.rules.filter((rule) => rule.cases).map((rule) => [rule.id as string, rule.cases!]));
   });
-  const [one, three] = [await taken(1), await taken(3)];
+  const [one, two] = [await taken(1), await taken(2)];
   assert.ok(one.size > 60, `${one.size} rules ran properties`);
   const flat = [...one].filter(([, cases]) => cases.random === 0).map(([id]) => id).sort();
   // Every case of these is one of their boundaries: the kinds of typing by op, each wildcard.
   assert.equal(flat, ['flags.wildcard-mention-flags', 'typing.only-to-receivers']);
-  for (const [id, cases] of one) if (cases.random > 0) assert.is(three.get(id)?.random, cases.random * 3, id);
+  for (const [id, cases] of one) if (cases.random > 0) assert.is(two.get(id)?.random, cases.random * 2, id);
 });
 
 test('checkTarget has the CLI\'s defaults: no rate bound for a target on this machine', async () => {
