@@ -223,7 +223,8 @@ export class Client {
 
   private async send(method: string, path: string, headers: Record<string, string>, body: string | Readable | undefined, shown = path): Promise<Response> {
     try {
-      const response = await this.pool.request({ method, path, headers, body, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      // undici's own timeouts, not an abort signal per request: a timer less for each request.
+      const response = await this.pool.request({ method, path, headers, body, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs });
       const text = await response.body.text();
       let parsed: unknown = null;
       if (String(response.headers['content-type'] ?? '').includes('json')) {

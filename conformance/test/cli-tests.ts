@@ -4,12 +4,21 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'uvu';
+import { test as uvuTest } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startReference } from '../../reference/server.js';
 import { readFixture, targetProfile } from '../../reference/fixture.js';
 import { FLAG_BITS } from '../../reference/model.js';
 import { proxy, reply } from './helpers.js';
+
+// The tests of the command line, in two files that run at once (cli-1.test.ts, cli-2.test.ts):
+// TEAMCHAT_CLI_PART picks every other test; unset, all of them.
+const part = Number(process.env.TEAMCHAT_CLI_PART ?? 0);
+let registered = 0;
+const test = Object.assign((name: string, run: () => Promise<void> | void) => {
+  if (part === 0 || registered % 2 === part - 1) uvuTest(name, run);
+  registered++;
+}, { run: () => uvuTest.run() });
 
 const main = new URL('../main.js', import.meta.url).pathname;
 const directory = mkdtempSync(join(tmpdir(), 'teamchat-cli-'));
@@ -51,7 +60,8 @@ test('against the embedded reference: exit 0, a JSON report of the contract\'s s
 
 test('--reference-dialect alternate: every must rule passes; Zulip\'s decisions fail, each with a counterexample', async () => {
   const json = join(directory, 'alternate.json');
-  const clean = await run(['--smoke', '--seed', '3', '--reference-dialect', 'alternate']);
+  // (Every must rule at every level in this dialect is the self-test's; here, one area, as a user runs it.)
+  const clean = await run(['--smoke', '--seed', '3', '--reference-dialect', 'alternate', '--only', 'drafts.*']);
   assert.is(clean.code, 0, clean.stdout + clean.stderr);
   const decided = await run(['--runs', '3', '--seed', '3', '--reference-dialect', 'alternate', '--decisions', '--only', 'drafts.*', '--json', json]);
   assert.is(decided.code, 1, decided.stdout + decided.stderr);
