@@ -134,6 +134,10 @@ export function coverageMarkdown(): string {
       const rule = ruleById(id)!;
       const levels = rule.before !== undefined ? `${rule.since}–${rule.before - 1}` : `${rule.since}+`;
       lines.push(`  - \`${id}\` (${rule.severity}, levels ${levels}): check in \`conformance/checks/${id.split('.')[0]}.ts\`; fault: ${FAULTS[id as keyof typeof FAULTS]?.does ?? 'none'}`);
+      // The spec's own words, as --explain quotes them: both take them from spec.ts.
+      const quoted = specStatement(rule);
+      const words = quoted?.lines.filter((line) => !/^\|[- |]+\|$/.test(line) && !/^\| *(Field|Parameter|Operation|Setting) *\|/.test(line)).map((line) => line.replace(/^- /, '')) ?? [];
+      if (quoted && words.length > 0) lines.push(`    - quoted by \`--explain\` from [${quoted.anchor.replace('docs/', '')}](${quoted.anchor.replace('docs/', '')}): ${words.map((line) => `\`${line.replace(/`/g, "'")}\``).join(' ')}`);
     }
   }
   const gaps = STATEMENTS.filter((statement) => statement.rules.length === 0).length;
