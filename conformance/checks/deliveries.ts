@@ -76,9 +76,7 @@ interface Parked<T> {
 export async function deliveryProperty<T>(context: Context, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number | PropertyCases<T> = context.options.runs): Promise<void> {
   const state = context.deliveryState;
   if (state.mode !== 'real-time') return context.property(arbitrary, predicate, runs, labelsOf(predicate));
-  const { boundaries, random } = context.casesOf(runs);
-  context.casesTaken.boundary += boundaries.length;
-  context.casesTaken.random += random;
+  const { boundaries, random } = context.takeCases(runs);
   const values = [
     ...boundaries.map((boundary, index) => fc.sample(boundary, { seed: context.options.seed + index, numRuns: 1 })[0]!),
     ...(random > 0 ? fc.sample(arbitrary, { seed: context.options.seed, numRuns: random }) : []),

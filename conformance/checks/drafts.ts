@@ -420,15 +420,19 @@ function sendsNoEventProperty(context: Context, setting: Setting) {
       queue = await registerQueue(context, as, null);
       await setting.set(false);
       await setting.set(true);
-      // The spec orders no events: nothing about these drafts may come at all, before the settings
-      // events of switching, between them or after. The settings event of switching back on ends
-      // the wait (a server that sends none is watched for the whole wait), and what follows it
-      // closely is looked at too.
+      // The spec orders no events: nothing that names these drafts (an ID, a content) may come at
+      // all, before the settings events of switching, between them or after. The settings event
+      // of switching back on ends the wait (a server that sends none is watched for the whole
+      // wait), and what follows it closely is looked at too. A drafts event that names none of them
+      // counts only before that event: switching on, about which the spec is silent, may send one.
       const switchedOn = (event: any) => event.type === 'user_settings' && event.property === 'enable_drafts_synchronization' && event.value === true;
       const events = await pollEvents(context, as, queue, (seen) => seen.some(switchedOn));
-      if (events.some(switchedOn)) events.push(...await pollEvents(context, as, queue, () => false, 25));
-      const about = aboutDrafts(createdIds, drafts.map((draft) => String(draft.content)));
-      const draftEvents = events.filter((event) => !/settings/.test(String(event.type)) && about(event));
+      const on = events.findIndex(switchedOn);
+      const after = on < 0 ? [] : [...events.slice(on + 1), ...await pollEvents(context, as, queue, () => false, 25)];
+      const contents = drafts.map((draft) => String(draft.content));
+      const [named, typed] = [aboutDrafts(createdIds, contents, false), aboutDrafts(createdIds, contents)];
+      const judged = (event: any, before: boolean) => !/settings/.test(String(event.type)) && (before ? typed(event) : named(event));
+      const draftEvents = [...(on < 0 ? events : events.slice(0, on)).filter((event) => judged(event, true)), ...after.filter((event) => judged(event, false))];
       expect(draftEvents.length === 0, `switching ${as}'s synchronization off sent events about the drafts: ${JSON.stringify(draftEvents)}`);
     } finally {
       await removeDrafts(context, createdIds, as);

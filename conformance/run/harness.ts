@@ -232,14 +232,16 @@ export class Context {
   }
 
   /**
-   * The cases of a property: its boundaries, each drawn once from the run's seed, and how many
-   * random cases come on top. The boundaries are cases of every run; a smoke run takes them
-   * alone where there are some.
+   * The cases a property takes, counted for its rule's result: its boundaries, each drawn once
+   * from the run's seed, and how many random cases come on top. The boundaries are cases of every
+   * run; a smoke run takes them alone where there are some.
    */
-  casesOf<T>(runs: number | PropertyCases<T>): { boundaries: ReadonlyArray<fc.Arbitrary<T>>; random: number } {
+  takeCases<T>(runs: number | PropertyCases<T>): { boundaries: ReadonlyArray<fc.Arbitrary<T>>; random: number } {
     const cases = typeof runs === 'number' ? { runs } : runs;
     const boundaries = cases.boundaries ?? [];
     const random = (this.options.smoke && boundaries.length > 0) || cases.exhaustive ? 0 : cases.runs ?? this.options.runs;
+    this.casesTaken.boundary += boundaries.length;
+    this.casesTaken.random += random;
     return { boundaries, random };
   }
 
@@ -250,9 +252,7 @@ export class Context {
    * requests that show it. Its replay path names the boundary it came from: `b2:0:1`.
    */
   async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number | PropertyCases<T> = this.options.runs, labels?: readonly string[]): Promise<void> {
-    const { boundaries, random } = this.casesOf(runs);
-    this.casesTaken.boundary += boundaries.length;
-    this.casesTaken.random += random;
+    const { boundaries, random } = this.takeCases(runs);
     const replay = /^b(\d+):(.*)$/.exec(this.options.replayPath ?? '');
     for (const [index, boundary] of boundaries.entries()) {
       if (this.options.replayPath !== null && Number(replay?.[1]) !== index) continue;
