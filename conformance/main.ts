@@ -11,11 +11,12 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { Cleanup, pendingIn } from './run/cleanup.js';
-import { Client, isLoopback, ROLES, type Credentials, type Exchange, type ParamValue, type Role } from './run/client.js';
+import { Client, isLoopback, ROLES, type Credentials, type Role } from './run/client.js';
 import { ProbeFailure, probeTarget } from './run/probe.js';
 import { DEFAULT_RUNS } from './run/harness.js';
 import { PREFIX_FORM, sweep } from './run/sweep.js';
-import { explanation, findRule, operationsOf } from './report/explain.js';
+import { explanation, findRule } from './report/explain.js';
+import { exampleLevel, recordExamples } from './examples.js';
 import { html } from './report/html.js';
 import { consoleSummary, withReplays } from './report/console.js';
 import { counted, exitCode, type Report } from './report/json.js';
@@ -408,54 +409,15 @@ function invokedAs(): string {
 async function explain(id: string): Promise<number> {
   const rule = findRule(id);
   if (typeof rule === 'string') throw new UsageError(rule);
-  const level = rule.before !== undefined ? rule.before - 1 : undefined;
-  const faults = JSON.parse(readFileSync(new URL('../../docs/rules.json', import.meta.url), 'utf8')) as Array<{ id: string; fault: string | null }>;
-  const fault = faults.find((entry) => entry.id === rule.id)?.fault ?? null;
-  const runOnce = async (env: Record<string, string>) => {
-    const embedded = await startEmbeddedReference(level, undefined, env);
-    try {
-      const report = await runSuite({
-        target: embedded.url, credentials: credentialsFrom(embedded.profile), embedded: true, seed: 1, runs: 10, only: rule.id, replayPath: null,
-        decisions: true, rate: 0, timeoutMs: 15_000, eventWaitMs: 300, expectations: null, createUsers: true, keepExchanges: true,
-      });
-      return report.rules.find((result) => result.id === rule.id);
-    } finally {
-      embedded.child.kill('SIGTERM');
-    }
-  };
-  const passing = await runOnce({});
-  const failing = fault ? await runOnce({ TEAMCHAT_FAULTS: rule.id }) : undefined;
-  // The failing run's shrunk request is plain by construction: the same request to the reference
-  // as it is makes the passing example, so that both sides show one input.
-  const shrunk = failing?.status === 'fail' ? operationsOf(rule, failing.counterexample?.exchanges ?? []).slice(-2) : [];
-  // A request that names an object by ID in its path needs the run's set-up: not sent again.
-  const standalone = shrunk.length > 0 && shrunk.every((item) => typeof item.as === 'string' && !/\/\d+(\/|$)/.test(new URL(item.url).pathname));
-  const same = standalone ? await sameRequests(level, shrunk) : [];
-  process.stdout.write(explanation(rule, {
-    passing: same.length > 0 ? same : passing?.status === 'pass' ? passing.exchanges ?? [] : [],
-    failing: failing?.status === 'fail' && fault ? { message: failing.message, exchanges: failing.counterexample?.exchanges ?? [], fault } : null,
-  }) + '\n');
+  const faults = JSON.parse(readFileSync(new URL('../../docs/rules.json', import.meta.url), 'utf8')) as Array<{ id: string; fault: string | null; fault_level?: number; fault_dialect?: string }>;
+  const entry = faults.find((candidate) => candidate.id === rule.id);
+  const place = { level: entry?.fault_level, dialect: entry?.fault_dialect };
+  const examples = await recordExamples(rule, entry?.fault ?? null, async (names) => {
+    const embedded = await startEmbeddedReference(exampleLevel(rule, place), place.dialect, names.length > 0 ? { TEAMCHAT_FAULTS: names.join(',') } : {});
+    return { url: embedded.url, credentials: credentialsFrom(embedded.profile), close: () => void embedded.child.kill('SIGTERM') };
+  });
+  process.stdout.write(explanation(rule, examples) + '\n');
   return 0;
-}
-
-/** Sends these requests again, as they were, to a fresh reference at the level; its exchanges. */
-async function sameRequests(level: number | undefined, requests: readonly Exchange[]): Promise<Exchange[]> {
-  const embedded = await startEmbeddedReference(level, undefined);
-  const client = new Client(embedded.url, credentialsFrom(embedded.profile), { rate: 0, timeoutMs: 15_000 });
-  try {
-    client.startRecording();
-    for (const request of requests) {
-      const params: Record<string, ParamValue> = Object.fromEntries(request.form);
-      for (const [name, file] of Object.entries(request.files ?? {})) params[name] = file;
-      await client.call(request.as as Role, request.method, new URL(request.url).pathname.replace(/^\/api\/v1/, ''), params, { multipart: request.multipart === true });
-    }
-    return client.stopRecording();
-  } catch {
-    return [];
-  } finally {
-    await client.close();
-    embedded.child.kill('SIGTERM');
-  }
 }
 
 /** --undo FILE: puts back what the journal's run left, the last change first, sweeps its prefix, and says what. */

@@ -17,6 +17,12 @@ function specLines(): string[] {
   return spec;
 }
 
+/**
+ * A rule's place on the annotated spec (docs/annotated.html, which npm run docs writes and every
+ * running reference serves at GET /): this installation's copy.
+ */
+export const annotatedLink = (id: string) => `${new URL('../../docs/annotated.html', import.meta.url).href}#rule-${id}`;
+
 /** A heading's anchor as GitHub and most Markdown renderers make it: stable while the heading is. */
 export const slug = (heading: string) => heading.replace(/^#+\s*/, '').toLowerCase().replace(/[^a-z0-9 _-]/g, '').trim().replace(/ /g, '-');
 

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { request } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
+import { RULES } from '../conformance/rules.js';
 import { LIMITS } from './http.js';
 import { TestServer } from './test-helpers.js';
 
@@ -231,6 +233,20 @@ test('no client input makes the server answer 5xx or non-JSON', async () => {
     }),
     { numRuns: 300, seed: 1 },
   );
+});
+
+test('GET / is the annotated spec, the page npm run docs writes, without credentials; GET /rules.json is the catalog', async () => {
+  const page = await raw('GET', '/', {});
+  assert.is(page.status, 200);
+  assert.is(page.headers['content-type'], 'text/html; charset=utf-8');
+  assert.is(page.text, readFileSync(new URL('../../docs/annotated.html', import.meta.url), 'utf8'));
+  const catalog = await raw('GET', '/rules.json', {});
+  assert.is(catalog.status, 200);
+  assert.equal(JSON.parse(catalog.text).map((rule: { id: string }) => rule.id), RULES.map((rule) => rule.id));
+  // Anything else outside /api/v1 is still a JSON 404.
+  const other = await raw('GET', '/rules.js', {});
+  assert.is(other.status, 404);
+  assert.is(JSON.parse(other.text).result, 'error');
 });
 
 test.run();

@@ -10,6 +10,7 @@ import * as emoji from './emoji.js';
 import * as fields from './fields.js';
 import * as flags from './flags.js';
 import * as messages from './messages.js';
+import * as pages from './pages.js';
 import * as reminders from './reminders.js';
 import * as scheduled from './scheduled.js';
 import * as typing from './typing.js';
@@ -62,6 +63,8 @@ export const ROUTES: readonly Route[] = [
   },
   { path: '/reference/clock', methods: { POST: core.advanceClock } },
   { path: '/reference/api_key', methods: { POST: users.referenceApiKey } },
+  { path: '/', methods: { GET: pages.annotatedSpec }, unauthenticated: true },
+  { path: '/rules.json', methods: { GET: pages.ruleCatalog }, unauthenticated: true },
 ];
 
 export interface ReferenceOptions {

@@ -1,9 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ambiguitiesMarkdown, coverageMarkdown, rulesJson, rulesMarkdown, zulipDifferencesMarkdown } from './docs.js';
 import { RULES, STATEMENTS } from '../conformance/rules.js';
 import { specStatement } from '../conformance/spec.js';
+import { annotatedHtml, normalised, recordRule, type AnnotatedData } from './annotated.js';
+import { FAULTS } from '../reference/faults.js';
 
 test('docs/rules.md, docs/rules.json and docs/ambiguities.md are up to date with the catalog (npm run docs)', () => {
   const docs = new URL('../../docs/', import.meta.url);
@@ -49,6 +54,49 @@ test('docs/spec.md, which --explain quotes, is the spec of shared/ where that is
   const shared = new URL('../../../shared/spec/team-chat-api.md', import.meta.url);
   if (!existsSync(shared)) return;
   assert.fixture(readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8'), readFileSync(shared, 'utf8'));
+});
+
+const docs = new URL('../../docs/', import.meta.url);
+const recorded = JSON.parse(readFileSync(new URL('annotated.json', docs), 'utf8')) as AnnotatedData;
+
+test('docs/annotated.html is the page of the recorded exchanges (npm run docs), with every rule, each with a passing and a failing exchange where it has a seeded fault', () => {
+  assert.fixture(readFileSync(new URL('annotated.html', docs), 'utf8'), annotatedHtml(recorded));
+  assert.equal(Object.keys(recorded.rules), RULES.map((rule) => rule.id));
+  for (const rule of RULES) {
+    const entry = recorded.rules[rule.id]!;
+    assert.ok(entry.passing.length > 0, `${rule.id}: no passing exchange recorded`);
+    if (FAULTS[rule.id]) assert.ok(entry.failing && entry.failing.exchanges.length > 0, `${rule.id}: its seeded fault showed no failing exchange`);
+    assert.ok(entry.support.some((cell) => cell.status === 'pass'), `${rule.id}: the reference passes it nowhere`);
+  }
+});
+
+// Three rules drawn anew each run (the seed is printed): recorded again, they must give what
+// docs/annotated.json holds, times and the run's prefix aside, so that the page shows the
+// reference as it is, and rebuilt docs differ only where the reference changed.
+const drawSeed = Number(process.env.TEAMCHAT_DOCS_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const drawn = [0, 1, 2].map((index) => RULES[(drawSeed + index * 7919) % RULES.length]!.id);
+test(`the recorded exchanges and support are the reference's as it is now: ${drawn.join(', ')} (TEAMCHAT_DOCS_SEED=${drawSeed})`, async () => {
+  for (const id of drawn) {
+    const again = await recordRule(id);
+    assert.equal(normalised(again), normalised(recorded.rules[id]), `${id} records otherwise now: npm run docs`);
+  }
+});
+
+test('npm run docs -- --with REPORT --reuse puts a report\'s column beside the reference; a report it cannot read is one line and exit 2', () => {
+  const directory = mkdtempSync(join(tmpdir(), 'teamchat-docs-'));
+  const report = { target: 'http://staging.example', feature_level: 300, rules: [{ id: 'drafts.channel-draft-needs-one-channel', status: 'fail', message: 'accepted two channels' }] };
+  writeFileSync(join(directory, 'staging.json'), JSON.stringify(report));
+  const script = new URL('docs.js', import.meta.url).pathname;
+  const out = join(directory, 'page.html');
+  const made = spawnSync(process.execPath, [script, '--reuse', '--with', join(directory, 'staging.json'), '--out', out], { encoding: 'utf8' });
+  assert.is(made.status, 0, made.stderr);
+  const page = readFileSync(out, 'utf8');
+  assert.match(page, /http:\/\/staging\.example \(staging\.json\)<br><small>level 300<\/small>/);
+  assert.match(page, /<td class="fail" title="accepted two channels">fail<\/td>/);
+  const broken = spawnSync(process.execPath, [script, '--reuse', '--with', join(directory, 'missing.json'), '--out', out], { encoding: 'utf8' });
+  assert.is(broken.status, 2);
+  assert.match(broken.stderr, /^teamchat docs: --with .*missing\.json: cannot read a JSON report there/);
+  assert.is(broken.stderr.trim().split('\n').length, 1);
 });
 
 test.run();

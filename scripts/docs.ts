@@ -1,15 +1,29 @@
-// npm run docs: writes docs/rules.md and docs/rules.json from the rule catalog, with the
-// seeded fault of each rule, and docs/ambiguities.md from its readings and decisions. A test
-// keeps the committed files in step with the catalog.
+// npm run docs [-- --with REPORT.json … | --reuse | --out FILE | --jobs N]: writes docs/rules.md and
+// docs/rules.json from the rule catalog, with the seeded fault of each rule, docs/ambiguities.md
+// from its readings and decisions, docs/coverage.md and docs/zulip-differences.md; then records
+// from the reference what the annotated spec shows of each rule (docs/annotated.json) and writes
+// the page, docs/annotated.html (with --with, beside the reference each report's column, into
+// reports/annotated.html unless --out says where). --reuse renders without recording. A test
+// keeps the committed files in step with the catalog and the reference.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Report } from '../conformance/report/json.js';
+import { annotatedHtml, recordRule, type AnnotatedData, type RecordedRule, type ReportColumn } from './annotated.js';
+import { inProcesses, serveTasks } from './workers.js';
 import { specAnchor, specStatement } from '../conformance/spec.js';
 import type { Expectations } from '../conformance/suite.js';
 import { FAULTS } from '../reference/faults.js';
 import { READINGS, RULES, STATEMENTS, ruleById, type Rule } from '../conformance/rules.js';
 
 export function rulesJson(): string {
-  return JSON.stringify(RULES.map((rule) => ({ ...rule, spec: specAnchor(rule), fault: FAULTS[rule.id]?.does ?? null })), null, 2) + '\n';
+  return JSON.stringify(RULES.map((rule) => {
+    const fault = FAULTS[rule.id];
+    // Where the fault shows when not everywhere: --explain runs it there.
+    return { ...rule, spec: specAnchor(rule), fault: fault?.does ?? null, ...(fault?.level !== undefined ? { fault_level: fault.level } : {}), ...(fault?.dialects ? { fault_dialect: fault.dialects[0] } : {}) };
+  }), null, 2) + '\n';
 }
 
 /** A rule's section, linked to its place in spec.md (docs/ links are relative to docs/). */
@@ -145,12 +159,84 @@ export function coverageMarkdown(): string {
   return lines.join('\n') + '\n';
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
-  const root = new URL('../../docs/', import.meta.url);
+interface RecordTask { readonly id: string }
+interface RecordFinding { readonly id: string; readonly recorded: RecordedRule | null; readonly problem?: string }
+
+/** Records what the page shows of every rule from the reference, in two processes of their own. */
+async function recordAll(jobs: number): Promise<AnnotatedData> {
+  const rules: Record<string, RecordedRule> = {};
+  const problems: string[] = [];
+  let done = 0;
+  await inProcesses<RecordTask, RecordFinding>(fileURLToPath(import.meta.url), RULES.map((rule) => ({ id: rule.id })), jobs, (finding) => {
+    done++;
+    if (finding.recorded) rules[finding.id] = finding.recorded;
+    else problems.push(`${finding.id}: ${finding.problem}`);
+    if (process.stdout.isTTY) process.stdout.write(`\rrecording the reference's exchanges and support: ${done} of ${RULES.length} rules`);
+  });
+  if (process.stdout.isTTY) process.stdout.write('\n');
+  if (problems.length > 0) throw new Error(`could not record ${problems.join('; ')}`);
+  const ordered = Object.fromEntries(RULES.map((rule) => [rule.id, rules[rule.id]!]));
+  return {
+    note: 'Recorded with seed 1 and ten random cases per property; IDs, times and the run\'s prefix are those of that build.',
+    rules: ordered,
+  };
+}
+
+function writeMarkdown(root: URL): void {
   writeFileSync(new URL('rules.json', root), rulesJson());
   writeFileSync(new URL('rules.md', root), rulesMarkdown());
   writeFileSync(new URL('ambiguities.md', root), ambiguitiesMarkdown());
   writeFileSync(new URL('coverage.md', root), coverageMarkdown());
   writeFileSync(new URL('zulip-differences.md', root), zulipDifferencesMarkdown());
   console.log(`wrote docs/rules.md, docs/rules.json (${RULES.length} rules) docs/ambiguities.md (${READINGS.length} readings) docs/coverage.md (${STATEMENTS.length} statements) and docs/zulip-differences.md`);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`teamchat docs: ${message}\n`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let values: { with?: string[]; reuse?: boolean; out?: string; jobs?: string };
+  try {
+    ({ values } = parseArgs({ options: { with: { type: 'string', multiple: true }, reuse: { type: 'boolean' }, out: { type: 'string' }, jobs: { type: 'string' } } }));
+  } catch (error) {
+    fail(`${(error as Error).message.split('\n')[0]}; usage: npm run docs -- [--with REPORT.json …] [--reuse] [--out FILE]`);
+  }
+  const reports: ReportColumn[] = (values.with ?? []).map((file) => {
+    let report: Report;
+    try {
+      report = JSON.parse(readFileSync(file, 'utf8')) as Report;
+    } catch (error) {
+      fail(`--with ${file}: cannot read a JSON report there (${(error as Error).message.split('\n')[0]})`);
+    }
+    if (!Array.isArray(report.rules)) fail(`--with ${file}: not a report of teamchat-conformance (no "rules")`);
+    return { label: `${report.target ?? basename(file)} (${basename(file)})`, report };
+  });
+  const jobs = Number(values.jobs ?? 2);
+  if (!Number.isInteger(jobs) || jobs < 1) fail(`--jobs ${values.jobs}: give a whole number of processes, 1 or more`);
+  const root = new URL('../../docs/', import.meta.url);
+  if (!values.reuse) writeMarkdown(root);
+  let data: AnnotatedData;
+  if (values.reuse) {
+    data = JSON.parse(readFileSync(new URL('annotated.json', root), 'utf8')) as AnnotatedData;
+  } else {
+    const started = Date.now();
+    data = await recordAll(jobs);
+    writeFileSync(new URL('annotated.json', root), JSON.stringify(data, null, 1) + '\n');
+    console.log(`recorded the reference's exchanges and support of ${RULES.length} rules into docs/annotated.json in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+  const out = values.out ?? (reports.length > 0 ? 'reports/annotated.html' : fileURLToPath(new URL('annotated.html', root)));
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, annotatedHtml(data, reports));
+  console.log(`wrote ${relative(process.cwd(), out) || out}: the annotated spec${reports.length > 0 ? `, beside the reference ${reports.map((column) => column.label).join(', ')}` : ''}`);
+}
+
+if (process.argv.includes('--worker')) {
+  serveTasks<RecordTask, RecordFinding>(async (task) => ({ id: task.id, recorded: await recordRule(task.id) }), (task, error) => ({ id: task.id, recorded: null, problem: (error as Error)?.stack ?? String(error) }));
+} else if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`teamchat docs: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.exit(1);
+  });
 }

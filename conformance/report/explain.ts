@@ -4,7 +4,7 @@
 
 import { answerLine, curlLine, type Exchange } from '../run/client.js';
 import { RULES, type Rule } from '../rules.js';
-import { specStatement } from '../spec.js';
+import { annotatedLink, specStatement } from '../spec.js';
 
 const levels = (rule: Rule) => (rule.before !== undefined ? `feature levels ${rule.since} to ${rule.before - 1}` : `feature level ${rule.since} and above`);
 
@@ -60,6 +60,7 @@ export function explanation(rule: Rule, examples: Examples | null): string {
     `  applies at: ${levels(rule)}`,
     `  spec section: ${rule.section}`,
   ];
+  lines.push(`  on the annotated spec: ${annotatedLink(rule.id)} (and at /#rule-${rule.id} of any running reference)`);
   if (rule.why) lines.push(`  why this choice: ${rule.why}`);
   if (rule.alternate) lines.push(`  the alternate dialect instead: ${rule.alternate}`);
   const statement = specStatement(rule);

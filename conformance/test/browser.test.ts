@@ -15,6 +15,7 @@ import { startReference } from '../../reference/server.js';
 import { targetProfile } from '../../reference/fixture.js';
 import { html } from '../report/html.js';
 import { runSuite } from '../suite.js';
+import { RULES } from '../rules.js';
 
 const CHROMIUM = [
   process.env.TEAMCHAT_BROWSER, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/chromium-headless-shell',
@@ -27,6 +28,7 @@ if (!CHROMIUM && !inCI) {
   process.stdout.write('\n  SKIPPED: the HTML report\'s browser test: no Chromium or Chrome found (apt-get install chromium, or set TEAMCHAT_BROWSER to a browser\'s path)\n');
 }
 const directory = mkdtempSync(join(tmpdir(), 'teamchat-browser-'));
+let shots = 0;
 
 /** A page of headless Chromium, and a way to evaluate in it. */
 async function openPage(url: string) {
@@ -56,9 +58,16 @@ async function openPage(url: string) {
   await new Promise((resolve) => socket.addEventListener('open', resolve, { once: true }));
   let next = 0;
   const waiting = new Map<number, (result: any) => void>();
+  // What the page did besides: errors it logged or threw, and every URL it asked for.
+  const errors: string[] = [];
+  const requested: string[] = [];
   socket.addEventListener('message', (event) => {
     const message = JSON.parse(String(event.data));
-    waiting.get(message.id)?.(message.result);
+    if (message.id !== undefined) return void waiting.get(message.id)?.(message.result);
+    if (message.method === 'Runtime.exceptionThrown') errors.push(message.params.exceptionDetails?.exception?.description ?? message.params.exceptionDetails?.text);
+    if (message.method === 'Runtime.consoleAPICalled' && message.params.type === 'error') errors.push(message.params.args?.map((arg: { value?: unknown }) => String(arg.value)).join(' '));
+    if (message.method === 'Log.entryAdded' && message.params.entry.level === 'error') errors.push(message.params.entry.text);
+    if (message.method === 'Network.requestWillBeSent') requested.push(message.params.request.url);
   });
   const send = (method: string, params: Record<string, unknown> = {}) => new Promise<any>((resolve) => {
     const id = ++next;
@@ -75,12 +84,17 @@ async function openPage(url: string) {
   };
   // The page is opened here, not on the command line, so that what is evaluated is this page, loaded.
   await send('Page.enable');
+  await send('Runtime.enable');
+  await send('Log.enable');
+  await send('Network.enable');
   await send('Page.navigate', { url });
   const loaded = () => evaluate(`document.readyState === 'complete' && location.href === ${JSON.stringify(url)}`);
   for (let i = 0; i < 300 && !(await loaded()); i++) await new Promise((wait) => setTimeout(wait, 100));
   assert.ok(await loaded(), `Chromium did not load ${url} within 30 s`);
   return {
     evaluate,
+    errors,
+    requested,
     screenshot: async () => Buffer.from((await send('Page.captureScreenshot', { format: 'png' })).data, 'base64'),
     close: () => {
       socket.close();
@@ -145,6 +159,50 @@ browserTest('the HTML report renders in headless Chromium: totals, a failure wit
     writeFileSync(new URL('report.png', reports), shot);
   } finally {
     page.close();
+  }
+});
+
+browserTest('the annotated spec at GET / of a running reference: loads without errors or outside requests, has every anchor the catalog cites, finds a rule by its ID', async () => {
+  assert.ok(CHROMIUM, 'under CI=true a browser must be there: .ci/run installs Debian\'s chromium when missing');
+  const reference = await startReference({ port: 0 });
+  try {
+    const page = await openPage(`${reference.url}/`);
+    try {
+      assert.equal(page.errors, [], `the page logged errors: ${page.errors.join('; ')}`);
+      const outside = page.requested.filter((url) => !url.startsWith(reference.url) && !url.startsWith('data:'));
+      assert.equal(outside, [], 'the page is self-contained');
+      // Every anchor the catalog cites (docs/spec.md#section) and every rule's own place.
+      const catalog = (await (await fetch(`${reference.url}/rules.json`)).json()) as Array<{ id: string; spec: string | null }>;
+      assert.is(catalog.length, RULES.length);
+      const wanted = [...new Set([...catalog.map((rule) => rule.spec?.split('#')[1]).filter((anchor): anchor is string => Boolean(anchor)), ...catalog.map((rule) => `rule-${rule.id}`)])];
+      const missing = await page.evaluate(`${JSON.stringify(wanted)}.filter((id) => !document.getElementById(id))`);
+      assert.equal(missing, [], 'anchors the catalog cites');
+      // Search by rule ID, by parameter, by error code.
+      const search = async (query: string) => {
+        await page.evaluate(`(() => { const box = document.getElementById('search'); box.value = ${JSON.stringify(query)}; box.dispatchEvent(new Event('input')); })()`);
+        return page.evaluate(`[...document.querySelectorAll('#results a')].map((link) => link.getAttribute('href'))`) as Promise<string[]>;
+      };
+      assert.ok((await search('drafts.channel-draft-needs-one-channel')).includes('#rule-drafts.channel-draft-needs-one-channel'));
+      assert.ok((await search('STREAM_DOES_NOT_EXIST')).some((href: string) => href.startsWith('#errors.')), 'an error code finds its row of the spec');
+      assert.ok((await search('web_font_size_px')).length > 0);
+      // A rule's place opens its exchanges: the passing answer and the failing one, with the fault.
+      await page.evaluate(`(location.hash = '#rule-drafts.channel-draft-needs-one-channel', true)`);
+      const card = await page.evaluate(`document.getElementById('rule-drafts.channel-draft-needs-one-channel').innerText`) as string;
+      assert.match(card, /The reference as it is/);
+      assert.match(card, /With the seeded fault/);
+      assert.match(card, /POST \/api\/v1\/drafts/);
+      const widths = await page.evaluate(`[document.documentElement.scrollWidth, window.innerWidth]`);
+      assert.ok(widths[0] <= widths[1], `the page is ${widths[0]} px wide in a ${widths[1]} px window`);
+      const shot = await page.screenshot();
+      assert.ok(shot.subarray(1, 4).toString() === 'PNG' && shot.length > 10_000);
+      const reports = new URL('../../../reports/', import.meta.url);
+      mkdirSync(reports, { recursive: true });
+      writeFileSync(new URL(`annotated-${++shots}.png`, reports), shot);
+    } finally {
+      page.close();
+    }
+  } finally {
+    await reference.close();
   }
 });
 

@@ -434,11 +434,12 @@ test('--explain: the rule, the spec\'s words, and a passing and a failing run of
   assert.match(result.stdout, /The spec says \(docs\/spec\.md#errors\):\n    \| Operation \| Condition[^\n]*\n    \|---[^\n]*\n    \| Edit scheduled message \| target channel does not exist \| STREAM_DOES_NOT_EXIST[^\n]*\n\n/);
   assert.match(result.stdout, /The reference as it is: the request the rule is about[\s\S]*→ 400 [^\n]*STREAM_DOES_NOT_EXIST/);
   assert.match(result.stdout, /The reference with a seeded fault \(the missing-channel error lacks stream_id\)/);
-  // The same plain request on both sides where it stands alone.
+  // The same case on both sides: the failing one replayed against the reference as it is (each run has its own prefix).
   const drafts = await run(['--explain', 'drafts.channel-draft-needs-one-channel']);
-  const sent = [...drafts.stdout.matchAll(/--data-urlencode 'drafts=([^']*)'/g)].map((match) => match[1]);
+  const sent = [...drafts.stdout.matchAll(/--data-urlencode 'drafts=([^']*)'/g)].map((match) => match[1]!.replace(/tcc[0-9a-f]{8}/, 'PREFIX'));
   assert.is(sent.length, 2, drafts.stdout);
   assert.is(sent[0], sent[1]);
+  assert.match(drafts.stdout, /on the annotated spec: file:\/\/\S+\/docs\/annotated\.html#rule-drafts\.channel-draft-needs-one-channel/);
   assert.match(sent[0]!, /"topic":"x"/);
   const decision = await run(['--explain', 'drafts.error-texts']);
   assert.match(decision.stdout, /why this choice: [\s\S]*the alternate dialect instead: HTTP 422/);
