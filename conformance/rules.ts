@@ -52,6 +52,10 @@ export const RULES = [
     title: 'A draft lacking type, to, topic or content is rejected and nothing is created.',
   },
   {
+    id: 'drafts.field-types', section: 'Resources: Draft', severity: 'must', since: 1,
+    title: 'A draft whose topic or content is not a string (a number, a boolean, an object, a list) is refused, or reads back with both as strings: the Draft table types them so.',
+  },
+  {
     id: 'drafts.unaddressed-to-ignored', section: 'Resources: Draft', severity: 'must', since: 1,
     title: 'The `to` of an unaddressed ("") draft is ignored: any list of integers is accepted.',
   },
@@ -497,6 +501,10 @@ export const RULES = [
     title: 'Typing notifications, direct and in a channel, reach no recipient whose receives_typing_notifications is off.',
   },
   {
+    id: 'typing.reaches-receivers', section: 'Resources: User settings defaults (receives_typing_notifications); Events', severity: 'must', since: 253,
+    title: 'A user whose receives_typing_notifications is on receives typing notifications from others: a direct typing notification brings that recipient an event.',
+  },
+  {
     id: 'typing.event-shape', section: 'Events (not shown)', severity: 'decision', since: 1,
     title: 'POST /typing sends {type:"typing", op, message_type:"direct" ("private" below level 215), sender, recipients} to the participants, the sender included, and {type:"typing", op, message_type:"stream", sender, stream_id, topic} to the channel\'s other subscribers whose queue declared stream_typing_notifications.',
     why: 'Event names and payloads are not shown; Zulip\'s are used.',
@@ -930,7 +938,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Resources: User settings defaults', says: 'String settings take their allowed values; notification_sound is a free string.', rules: ['defaults.string-values'] },
   { section: 'Resources: User settings defaults', says: 'Booleans are sent as true or false; integers as integers.', rules: ['defaults.value-types'] },
   { section: 'Resources: User settings defaults', says: 'Integer settings without an enumeration (font size, line height, batching period).', rules: ['defaults.values-stored', 'defaults.integer-ranges'] },
-  { section: 'Resources: User settings defaults', says: 'receives_typing_notifications: typing events only to users with it on (253).', rules: ['typing.only-to-receivers'] },
+  { section: 'Resources: User settings defaults', says: 'receives_typing_notifications: typing events only to users with it on (253), and those users receive them.', rules: ['typing.only-to-receivers', 'typing.reaches-receivers'] },
   { section: 'Resources: User settings defaults', says: 'enable_drafts_synchronization off deletes the user\'s drafts on the server, with no event.', rules: ['drafts.sync-off-deletes-drafts', 'drafts.sync-off-sends-no-event'] },
   { section: 'Resources: Scheduled message', says: 'type is direct, channel, stream or private; private means direct, stream means channel (channel from 248).', rules: ['scheduled.type-values', 'scheduled.type-synonyms', 'scheduled.channel-type-absent-before-248'] },
   { section: 'Resources: Scheduled message', says: 'to is a channel ID for channel messages, a list of user IDs for direct ones.', rules: ['scheduled.to-matches-type'] },
@@ -941,6 +949,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Resources: Custom profile field', says: 'Type 3\'s field_data keys options by identifier, each with text and order strings.', rules: ['fields.select-options'] },
   { section: 'Resources: Custom profile field', says: 'Type 7\'s field_data is unstabilized; its shape is not shown.', rules: ['fields.field-data-rules'] },
   { section: 'Resources: Draft', says: 'type is "", stream or private; to, topic and content are required.', rules: ['drafts.type-must-be-listed', 'drafts.required-fields'] },
+  { section: 'Resources: Draft', says: 'topic and content are strings.', rules: ['drafts.field-types'] },
   { section: 'Resources: Draft', says: 'A channel draft has exactly one channel ID in to.', rules: ['drafts.channel-draft-needs-one-channel'] },
   { section: 'Resources: Draft', says: 'An unaddressed draft\'s to is ignored; a non-channel draft\'s topic is ignored.', rules: ['drafts.unaddressed-to-ignored', 'drafts.topic-normalized'] },
   { section: 'Resources: Draft', says: 'topic and content must not contain null bytes.', rules: ['drafts.null-bytes-rejected'] },

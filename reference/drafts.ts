@@ -22,6 +22,11 @@ function checkDraftsSynchronizationEnabled(user: User): void {
   }
 }
 
+/** drafts.field-types: type, topic and content are strings, as the Draft table types them. */
+function draftTextField(given: unknown, field: string): string {
+  return typeof given === 'string' ? given : checkString(given, field);
+}
+
 /** drafts.required-fields: type, to, topic and content; timestamp is optional. */
 function checkRequiredDraftKeys(dict: Record<string, unknown>, name: string): void {
   for (const key of ['type', 'to', 'topic', 'content']) {
@@ -89,7 +94,7 @@ function deleteDraftsSilently(_realm: Realm, user: User): void {
 }
 
 export const DRAFT_RULES = {
-  checkRequiredDraftKeys, checkDraftType, draftTimestampNow, checkTopicWithoutNullBytes, checkOneChannel, unaddressedDraft,
+  checkRequiredDraftKeys, draftTextField, checkDraftType, draftTimestampNow, checkTopicWithoutNullBytes, checkOneChannel, unaddressedDraft,
   draftsParameter, storeDraft, idsOfCreatedDrafts, announceCreatedDrafts, removeDraft, deleteDraftsSilently,
 };
 
@@ -100,7 +105,7 @@ export function checkDraft(realm: Realm, user: User, value: unknown, name: strin
   const dict = checkStrictDict(value, name, realm.dialect.rejectsUnknownDraftKeys() ? DRAFT_KEYS : Object.keys(value ?? {}));
   // A field's name, for error texts.
   const field = (key: string) => `${name}["${key}"]`;
-  const string = (key: string, given: unknown) => (typeof given === 'string' ? given : checkString(given, field(key)));
+  const string = (key: string, given: unknown) => realm.rules.draftTextField(given, field(key));
   realm.rules.checkRequiredDraftKeys(dict, name);
   const type = realm.rules.checkDraftType(string('type', dict.type), field('type'));
   const to = checkIntList(dict.to, field('to'));

@@ -113,6 +113,7 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'emoji.listing-shape': { does: 'removed emoji leave the list', rules: { deactivateEmoji: (base) => (realm, emoji) => { base(realm, emoji); realm.emoji.delete(emoji.id); } } },
 
   'typing.only-to-receivers': { does: 'typing notifications reach users who turned them off', rules: { typingReceivers: () => (_realm, ids) => [...ids] } },
+  'typing.reaches-receivers': { does: 'typing notifications reach nobody', rules: { typingReceivers: () => () => [] } },
   'typing.event-shape': { does: 'the direct typing event lacks recipients', dialect: { directTypingEvent: (base) => (realm, sender, op, userIds) => { const typing = base(realm, sender, op, userIds); const { recipients: _left, ...event } = typing.event; return { ...typing, event: { ...event, type: typing.event.type } }; } } },
 
   'drafts.create-returns-ids-in-order': { does: 'ids come back reversed for batches of two or more', alsoCaughtBy: ['drafts.event-shapes'], rules: { idsOfCreatedDrafts: (base) => (drafts) => { const ids = base(drafts); return ids.length > 1 ? ids.reverse() : ids; } } },
@@ -125,6 +126,7 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'drafts.channel-draft-needs-one-channel': { does: 'a channel draft with two or more channel IDs is accepted', alsoCaughtBy: ['drafts.error-texts'], rules: { checkOneChannel: (base) => (channels) => (channels.length > 1 ? channels[0]! : base(channels)) } },
   'drafts.null-bytes-rejected': { does: 'a NUL byte in a channel topic is accepted', alsoCaughtBy: ['drafts.error-texts'], rules: { checkTopicWithoutNullBytes: () => () => {} } },
   'drafts.type-must-be-listed': { does: 'a draft of an unlisted type is stored as an unaddressed draft', alsoCaughtBy: ['drafts.error-texts'], rules: { checkDraftType: (base) => (given, name) => (DRAFT_TYPES.includes(given as never) ? base(given, name) : '') } },
+  'drafts.field-types': { does: 'a draft\'s topic and content are stored as sent, strings or not', rules: { draftTextField: () => (given) => given as string } },
   'drafts.required-fields': { does: 'a draft without topic is accepted', rules: { checkRequiredDraftKeys: (base) => (dict, name) => base({ topic: '', ...dict }, name) } },
   'drafts.unaddressed-to-ignored': { does: 'an unaddressed draft with a non-empty to is refused', alsoCaughtBy: ['drafts.audience-normalized'], rules: { unaddressedDraft: (base) => (to, content, timestamp) => { if (to.length > 0) throw new JsonError('Unaddressed drafts take no recipients'); return base(to, content, timestamp); } } },
   'drafts.drafts-parameter-optional': { does: 'a request without drafts gets "Missing \'drafts\' argument"', rules: { draftsParameter: (base) => (params) => { if (!params.has('drafts')) throw missingArgument('drafts'); return base(params); } } },

@@ -296,6 +296,11 @@ blockquote { margin: .3rem 0; padding-left: .6rem; border-left: 3px solid var(--
 .statements ul { margin: .2rem 0; padding-left: 1.2rem; }
 .gap { color: var(--fail); font-weight: 600; }
 a { color: var(--accent); }
+h1 a, h2 a, h3 a, h4 a { color: inherit; text-decoration: none; }
+h1 a:hover, h2 a:hover, h3 a:hover { text-decoration: underline; }
+nav.contents { columns: 3 16rem; font-size: .9rem; border: 1px solid var(--line); border-radius: 6px; padding: .5rem .8rem; margin: 1rem 0; }
+nav.contents a { display: block; }
+nav.contents .sub { padding-left: 1rem; }
 @media print { header.top { position: static; } #search, #results { display: none; } .row { grid-template-columns: 1fr 1fr; break-inside: avoid-page; } body { font-size: 11pt; } .rule, .reading { break-inside: avoid; } }
 `;
 
@@ -337,6 +342,7 @@ export function annotatedHtml(data: AnnotatedData, reports: readonly ReportColum
     readingsBySection.set(anchor, [...(readingsBySection.get(anchor) ?? []), reading]);
   }
   const body: string[] = [];
+  const contents: string[] = [];
   let section = '';
   let statementCount = 0;
   for (const block of blocksOf(spec)) {
@@ -350,6 +356,7 @@ export function annotatedHtml(data: AnnotatedData, reports: readonly ReportColum
       section = slug(line);
       const depth = Math.min(block.depth!, 4);
       html = `<h${depth} id="${section}"><a href="#${section}">${inline(line.replace(/^#+ /, ''))}</a></h${depth}>`;
+      if (depth >= 2 && depth <= 3) contents.push(`<a${depth === 3 ? ' class="sub"' : ''} href="#${section}">${inline(line.replace(/^#+ /, ''))}</a>`);
       const heading = line.replace(/^#+ /, '').toLowerCase();
       const statements = STATEMENTS.filter((statement) => heading.includes(statement.section.replace(/^(Resources: |Endpoints )/, '').toLowerCase()) && statement.section.replace(/^(Resources: |Endpoints )/, '').length > 0 && block.depth! >= 2);
       if (statements.length > 0) {
@@ -381,6 +388,7 @@ export function annotatedHtml(data: AnnotatedData, reports: readonly ReportColum
 <div id="results" role="list"></div>
 <main>
 <p class="as">The spec's text on the left; on the right, for each statement, the rules of <code>teamchat-conformance</code> that check it: their severity (<b>must</b>: the spec states it; <b>decision</b>: where the spec is silent, Zulip's choice), the feature levels they apply at, how the reference fares at each edge level and in its alternate dialect, and a passing and a failing exchange recorded from the reference when the page was built (the failing one with the rule's seeded fault). ${escape(data.note)}</p>
+<nav class="contents" aria-label="Contents">${contents.join('')}</nav>
 ${body.join('\n')}
 </main><script>${SCRIPT}</script></body></html>
 `;

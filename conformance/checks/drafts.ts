@@ -341,6 +341,30 @@ const mustChecks: Check[] = [
     }, { boundaries });
   }, ['channel']),
 
+  check('drafts.field-types', async (context) => {
+    const { memberChannels } = context.probe;
+    const keys = ['topic', 'content'] as const;
+    const wrong: unknown[] = [5, 0, -1.5, true, false, {}, { text: 'x' }, [], ['x'], [1]];
+    // The boundaries: each field with a number, a boolean, an object and a list.
+    const boundaries = keys.flatMap((key) => [5, true, { text: 'x' }, ['x']].map((value) => fc.constant<[(typeof keys)[number], unknown]>([key, value])));
+    await context.property(fc.tuple(fc.constantFrom(...keys), fc.constantFrom(...wrong)), async ([key, value]) => {
+      const draft = { type: 'stream', to: [memberChannels[0]!.id], topic: `${context.prefix} types`, content: `${context.prefix} types`, [key]: value };
+      const response = await context.call('member', 'POST', '/drafts', { drafts: [draft] });
+      // Refused: nothing breaks the table's types (that nothing is made is drafts.required-fields' kind of check).
+      if (response.status !== 200 || (response.body as { result?: unknown } | null)?.result !== 'success') return;
+      const ids = ((response.body as { ids?: unknown }).ids as unknown[] | undefined ?? []).filter((id): id is number => Number.isInteger(id));
+      try {
+        const listed = succeeded(await context.call('member', 'GET', '/drafts'), 'GET /drafts', SHAPES.drafts).drafts as StoredDraft[];
+        for (const stored of listed.filter((candidate) => ids.includes(candidate.id))) {
+          expect(typeof stored.topic === 'string' && typeof stored.content === 'string',
+            `a draft with ${key} ${JSON.stringify(value)} was accepted and reads back with topic ${JSON.stringify(stored.topic)} and content ${JSON.stringify(stored.content)}: the Draft table makes both strings`);
+        }
+      } finally {
+        await removeDrafts(context, ids);
+      }
+    }, { boundaries });
+  }, ['channel']),
+
   check('drafts.unaddressed-to-ignored', async (context) => {
     const to = fc.array(fc.integer({ min: -1_000_000, max: 2 ** 31 - 1 }), { minLength: 1, maxLength: 6 });
     const drafts = fc.tuple(to, text(40)).map(([recipients, body]) => tagged(context, [{ type: '', to: recipients, topic: '', content: body }]));

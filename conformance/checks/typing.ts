@@ -71,6 +71,23 @@ const mustChecks: Check[] = [
     }, { boundaries: context.options.smoke ? kinds.map((kind, index) => fc.constant([kind, ops[(context.options.seed + index) % 2]!] as [typeof kind, (typeof ops)[number]])) : every, exhaustive: true }));
     // A typing notification names no run: another run's, between the same users, looks the same.
   }, ['events'], ['profile users\' settings', 'typing among the profile users']),
+  check('typing.reaches-receivers', async (context) => {
+    const { users } = context.probe;
+    // Event names and payloads are not shown: what a typing notification brings is any event but a heartbeat.
+    const brought = (event: any) => event.type !== 'heartbeat';
+    const ops = ['start', 'stop'] as const;
+    await withReceivingOff(context, () => context.property(fc.constantFrom(...ops), async (op) => {
+      const admin = await typingQueue(context, 'admin');
+      try {
+        const params = { op, to: [users.member.id, users.admin.id] };
+        succeeded(await context.call('other', 'POST', '/typing', params), `POST /typing ${JSON.stringify(params)}`);
+        const seen = await pollEvents(context, 'admin', admin, (events) => events.some(brought));
+        expect(seen.some(brought), `admin receives typing notifications (receives_typing_notifications on), yet a direct typing notification (op ${op}) from other brought admin no event`);
+      } finally {
+        await admin.remove();
+      }
+    }, { boundaries: ops.map((op) => fc.constant(op)), exhaustive: true }));
+  }, ['events'], ['profile users\' settings', 'typing among the profile users']),
 ];
 
 const decisionChecks: Check[] = [
