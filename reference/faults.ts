@@ -113,7 +113,8 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'emoji.listing-shape': { does: 'removed emoji leave the list', rules: { deactivateEmoji: (base) => (realm, emoji) => { base(realm, emoji); realm.emoji.delete(emoji.id); } } },
 
   'typing.only-to-receivers': { does: 'typing notifications reach users who turned them off', rules: { typingReceivers: () => (_realm, ids) => [...ids] } },
-  'typing.reaches-receivers': { does: 'typing notifications reach nobody', rules: { typingReceivers: () => () => [] } },
+  // With no receiver, only-to-receivers has nothing to judge (it skips) and the event's shape is absent.
+  'typing.reaches-receivers': { does: 'typing notifications reach nobody', alsoCaughtBy: ['typing.only-to-receivers', 'typing.event-shape'], rules: { typingReceivers: () => () => [] } },
   'typing.event-shape': { does: 'the direct typing event lacks recipients', dialect: { directTypingEvent: (base) => (realm, sender, op, userIds) => { const typing = base(realm, sender, op, userIds); const { recipients: _left, ...event } = typing.event; return { ...typing, event: { ...event, type: typing.event.type } }; } } },
 
   'drafts.create-returns-ids-in-order': { does: 'ids come back reversed for batches of two or more', alsoCaughtBy: ['drafts.event-shapes'], rules: { idsOfCreatedDrafts: (base) => (drafts) => { const ids = base(drafts); return ids.length > 1 ? ids.reverse() : ids; } } },

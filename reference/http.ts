@@ -112,8 +112,11 @@ async function handle(realm: Realm, routes: RouteTable, closed: Promise<void>, r
   try {
     // The body is read (within the limits) before anything is answered, so that every
     // answer, an early 401 or 404 included, leaves the connection fit for the next request.
-    const body = await readBody(req, realm);
-    const data = await dispatch(realm, routes, closed, req, res, body);
+    // Most requests are answered without waiting: no body to wait for, an operation that does not wait.
+    const read = readBody(req, realm);
+    const body = read instanceof Promise ? await read : read;
+    const answer = dispatch(realm, routes, closed, req, res, body);
+    const data = answer instanceof Promise ? await answer : answer;
     const raw = (data as { [RAW]?: { type: string; data: Buffer } } | null)?.[RAW];
     if (raw) {
       res.writeHead(200, { 'Content-Type': raw.type, 'Content-Length': raw.data.length });
@@ -133,7 +136,7 @@ async function handle(realm: Realm, routes: RouteTable, closed: Promise<void>, r
 const NO_QUERY = new URLSearchParams();
 
 /** Routes and runs the operation; returns the success response, or null when already answered. */
-async function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>, req: IncomingMessage, res: ServerResponse, body: Body) {
+function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>, req: IncomingMessage, res: ServerResponse, body: Body): Record<string, unknown> | null | Promise<Record<string, unknown> | null> {
   const target = req.url ?? '/';
   const queryAt = target.indexOf('?');
   const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(target.slice(queryAt + 1));
@@ -164,7 +167,11 @@ async function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>,
   for (let index = 0; index < route.names.length; index++) path[route.names[index]!] = match[index + 1]!;
   const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
   const params = Params.merge(query, body.fields);
-  const data = await operation({ realm, user: user as User, params, path, files: body.files, closed });
+  const data = operation({ realm, user: user as User, params, path, files: body.files, closed });
+  return data instanceof Promise ? data.then((resolved) => envelope(realm, route, params, resolved)) : envelope(realm, route, params, data);
+}
+
+function envelope(realm: Realm, route: CompiledRoute, params: Params, data: Record<string, unknown>): Record<string, unknown> {
   const ignored = params.ignored();
   const response = realm.rules.successEnvelope(route.path, data);
   if (ignored.length > 0 && realm.rules.listsIgnoredParameters(realm, route)) response.ignored_parameters_unsupported = realm.rules.ignoredParametersListed(ignored);
@@ -289,7 +296,13 @@ function drain(req: IncomingMessage): void {
   req.resume();
 }
 
-export async function readBody(req: IncomingMessage, realm: Realm): Promise<Body> {
+export function readBody(req: IncomingMessage, realm: Realm): Body | Promise<Body> {
+  // A request that declares no body has none to wait for (Node drops what is left when the answer ends).
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return { fields: new Map(), files: [] };
+  return readDeclaredBody(req, realm);
+}
+
+async function readDeclaredBody(req: IncomingMessage, realm: Realm): Promise<Body> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > bodyLimit(realm)) throw tooLarge();

@@ -99,7 +99,7 @@ test('merging refuses reports of another run, a shard twice, or a shard missing'
     assert.throws(() => mergeReports([one!, other], ['1.json', 'x.json']), /x\.json is of another run than 1\.json: its seed is 4, not 3/);
     assert.throws(() => mergeReports([one!, one!], ['1.json', 'again.json']), /both shard 1\/2/);
     assert.throws(() => mergeReports([one!], ['1.json']), /shards? 2\/2 missing/);
-    assert.equal(mergeReports([two!, one!], ['2.json', '1.json']).rules.map((rule) => rule.id), ['typing.only-to-receivers', 'typing.event-shape']);
+    assert.equal(mergeReports([two!, one!], ['2.json', '1.json']).rules.map((rule) => rule.id), ['typing.only-to-receivers', 'typing.reaches-receivers', 'typing.event-shape']);
   });
 });
 
