@@ -67,11 +67,17 @@ export async function recordExamples(rule: Rule, fault: string | null, serve: (f
   const shown = failing?.status === 'fail' ? distinct(lastOperations(failing.counterexample?.exchanges ?? [])) : [];
   // The replay runs the same case of each property of the check: the requests the failing side
   // shows are picked out of it by what they send (the run's prefix aside).
-  const same = replayed ? shown.map((request) => [...(passing?.exchanges ?? [])].reverse().find((candidate) => sent(candidate) === sent(request))) : [];
+  const shownPassing = (): Exchange[] => {
+    if (passing?.status !== 'pass') return [];
+    const exchanges = passing.exchanges ?? [];
+    // Without a failing case to replay, the plainest request of a run.
+    if (!replayed) return thatMatters(rule, exchanges);
+    const same = shown.map((request) => [...exchanges].reverse().find((candidate) => sent(candidate) === sent(request)));
+    return same.every((item) => item !== undefined) ? (same as Exchange[]) : distinct(lastOperations(exchanges));
+  };
   return {
     input: failing?.status === 'fail' ? failing.counterexample?.input ?? null : null,
-    // The replayed case's own requests, as the failing side shows them; without a failing case, the plainest request of a run.
-    passing: passing?.status !== 'pass' ? [] : replayed && same.every((item) => item !== undefined) ? (same as Exchange[]) : replayed ? distinct(lastOperations(passing.exchanges ?? [])) : thatMatters(rule, passing.exchanges ?? []),
+    passing: shownPassing(),
     failing: failing?.status === 'fail' && fault ? { message: failing.message, exchanges: shown, fault } : null,
   };
 }

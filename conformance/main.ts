@@ -379,7 +379,6 @@ function merge(files: string[], values: { json?: string; junit?: string; html?: 
   return code;
 }
 
-/** Whether the target is on this machine (loopback): no rate bound by default. */
 /** --list-rules: the catalog as text, or as JSON to a file (- for stdout). */
 function listRules(json: string | undefined): number {
   const rules = (RULES as readonly Rule[]).map((rule) => ({ id: rule.id, severity: rule.severity, since: rule.since, ...(rule.before !== undefined ? { before: rule.before } : {}), section: rule.section, title: rule.title }));

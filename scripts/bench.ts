@@ -104,6 +104,9 @@ interface Measurement {
   readonly generatorBusy: number | null;
 }
 
+/** A request whose path or body holds {n} is made anew each time, with a number no other request of the run had (unique names). */
+const dynamic = (request: Request) => request.path.includes('{n}') || (typeof request.body === 'string' && request.body.includes('{n}'));
+
 const luaString = (text: Buffer | string) => `"${[...Buffer.from(text)].map((byte) => (byte >= 32 && byte < 127 && byte !== 34 && byte !== 92 ? String.fromCharCode(byte) : `\\${byte}`)).join('')}"`;
 
 /** wrk, one thread per generator core, going round the scenario's requests. */
@@ -111,8 +114,6 @@ async function wrkRate(url: string, requests: readonly Request[], seconds: numbe
   const script = join(scratch, 'requests.lua');
   const headers = (request: Request) => `{${Object.entries(request.headers).map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`).join(', ')}}`;
   const body = (request: Request) => (request.body === undefined ? 'nil' : luaString(request.body));
-  // A request whose path or body holds {n} is made anew each time with a number no other request of the run had (unique names).
-  const dynamic = (request: Request) => request.path.includes('{n}') || (typeof request.body === 'string' && request.body.includes('{n}'));
   const entry = (request: Request) => (dynamic(request)
     ? `{ dynamic = true, method = ${luaString(request.method)}, path = ${luaString(request.path)}, headers = ${headers(request)}, body = ${body(request)} }`
     : `{ formatted = wrk.format(${luaString(request.method)}, ${luaString(request.path)}, ${headers(request)}, ${body(request)}) }`);
@@ -159,7 +160,7 @@ async function wrkRate(url: string, requests: readonly Request[], seconds: numbe
 /** Node processes with undici, one per generator core, going round the scenario's requests. */
 async function nodeRate(url: string, requests: readonly Request[], seconds: number, connections: number, processes: number): Promise<Omit<Measurement, 'serverBusy'>> {
   const file = join(scratch, 'requests.json');
-  writeFileSync(file, JSON.stringify(requests.map((request) => ({ ...request, dynamic: request.path.includes('{n}') || (typeof request.body === 'string' && request.body.includes('{n}')), textBody: typeof request.body === 'string', body: request.body === undefined ? undefined : Buffer.from(request.body).toString('base64') }))));
+  writeFileSync(file, JSON.stringify(requests.map((request) => ({ ...request, dynamic: dynamic(request), textBody: typeof request.body === 'string', body: request.body === undefined ? undefined : Buffer.from(request.body).toString('base64') }))));
   const perProcess = Math.max(1, Math.round(connections / processes));
   const runs = await Promise.all(Array.from({ length: processes }, (_, index) => new Promise<{ done: number; failed: number; cpu: number; wall: number }>((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', `

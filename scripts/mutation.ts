@@ -219,7 +219,7 @@ export const markdownOfRecord = () => {
 
 function main(): number {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string' }, concurrency: { type: 'string' }, rescore: { type: 'boolean' }, collect: { type: 'boolean' } } });
-  const areas = positionals.length > 0 ? positionals : [];
+  const areas = positionals;
   for (const area of areas) {
     if (!(AREAS as readonly string[]).includes(area)) {
       process.stderr.write(`teamchat mutation: no area ${area}: name one of ${AREAS.join(', ')}\n`);

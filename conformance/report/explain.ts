@@ -66,11 +66,10 @@ export function explanation(rule: Rule, examples: Examples | null): string {
   const statement = specStatement(rule);
   if (statement) lines.push('', `  The spec says (${statement.anchor}):`, ...statement.lines.map((line) => (line.startsWith('|') ? `    ${line}` : `  > ${line}`)));
   if (examples) {
-    // Two or fewer: the failing run's shrunk requests sent again; else the plainest of a run.
-    const passing = examples.passing.length <= 2 ? examples.passing : thatMatters(rule, examples.passing);
-    if (passing.length > 0) lines.push('', '  The reference as it is: the request the rule is about, and its answer:', ...passing.map(exchange));
+    // The exchanges as recordExamples picked them: the same case on both sides.
+    if (examples.passing.length > 0) lines.push('', '  The reference as it is: the request the rule is about, and its answer:', ...examples.passing.map(exchange));
     if (examples.failing) {
-      lines.push('', `  The reference with a seeded fault (${examples.failing.fault}): the same request, shrunk, fails the rule:`, `    ${examples.failing.message}`, ...(operationsOf(rule, examples.failing.exchanges).slice(-2).length > 0 ? operationsOf(rule, examples.failing.exchanges).slice(-2) : examples.failing.exchanges.slice(-1)).map(exchange));
+      lines.push('', `  The reference with a seeded fault (${examples.failing.fault}): the same request, shrunk, fails the rule:`, `    ${examples.failing.message}`, ...examples.failing.exchanges.map(exchange));
     }
     lines.push('', `  These references stopped once they had answered: \`npm start -- --port 0 --profile-out profile.json\` serves one like the first (TEAMCHAT_FAULTS=${rule.id} the second); put its port in the lines.`);
   }
