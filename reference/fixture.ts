@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Dialect } from './dialect.js';
 import { realmBehaviour, type FaultSet } from './faults.js';
-import { Realm, type Channel, type ChannelId, type ProfileFieldType, type Role, type User, type UserId } from './model.js';
+import { IdMap, Realm, type Channel, type ChannelId, type ProfileFieldType, type Role, type User, type UserId } from './model.js';
 import { initialSettings } from './settings.js';
 
 export const DEFAULT_FIXTURE = new URL('../../fixtures/organization.json', import.meta.url);
@@ -59,13 +59,13 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
       dateJoined: now,
       settings: initialSettings(featureLevel),
       alertWords: fixture.alert_words?.[entry.email] ?? [],
-      drafts: new Map(),
+      drafts: new IdMap(),
     };
     realm.addUser(user);
   }
   realm.notificationBot = {
     id: realm.nextId('user') as UserId, email: 'notification-bot@zulip.com', fullName: 'Notification Bot', apiKey: randomBytes(16).toString('hex'),
-    role: 'member', dateJoined: now, isBot: true, settings: initialSettings(featureLevel), alertWords: [], drafts: new Map(),
+    role: 'member', dateJoined: now, isBot: true, settings: initialSettings(featureLevel), alertWords: [], drafts: new IdMap(),
   };
   realm.addUser(realm.notificationBot);
   const idOf = (email: string) => realm.usersByEmail.get(email.toLowerCase())!.id;

@@ -5,7 +5,7 @@ import { listening, sendEvent } from './events.js';
 import type { Request } from './http.js';
 import { has, hasShape } from './levels.js';
 import {
-  FLAG_BITS, type Channel, type ChannelId, type Message, type MessageId, type Realm, type Recipient, type User, type UserId,
+  FLAG_BITS, IdMap, type Channel, type ChannelId, type Message, type MessageId, type Realm, type Recipient, type User, type UserId,
 } from './model.js';
 import { JsonError, pathId } from './params.js';
 import { normalizeContent, truncateTopic } from './text.js';
@@ -163,7 +163,7 @@ export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, 
     content,
     timestamp: Math.floor(sentAt),
     client,
-    userFlags: new Map(),
+    userFlags: new IdMap(),
   };
   const mentions = findMentions(realm, content);
   const inChannel = recipient.type === 'stream';

@@ -28,8 +28,8 @@ export interface User {
   readonly isBot?: boolean;
   settings: Record<string, SettingValue>;
   alertWords: string[];
-  /** The user's drafts, in creation order. */
-  drafts: Map<DraftId, Draft>;
+  /** The user's drafts. */
+  drafts: IdMap<DraftId, Draft>;
 }
 
 export type DraftType = '' | 'stream' | 'private';
@@ -69,7 +69,7 @@ export interface Message {
   readonly timestamp: number;
   readonly client: string;
   /** Each user's flags on the message, as bits of FLAG_BITS: the users who have it in their history. */
-  readonly userFlags: Map<UserId, number>;
+  readonly userFlags: IdMap<UserId, number>;
 }
 
 /** The stored personal flags; wildcard_mentioned is derived from the two wildcard flags. */
@@ -151,6 +151,62 @@ export interface RealmSettings {
   maxTopicLength: number;
 }
 
+/**
+ * Records by their numeric ID, for the stores that grow without bound under load (messages and
+ * each user's flags on them, a user's drafts, the profile fields): a Map's hash table is copied whole each time it doubles, while
+ * IDs given out in ascending order fill an array indexed by ID, which grows at its end. It keeps
+ * the part of Map's interface the model uses; it iterates in ascending ID order, which no rule
+ * depends on (listings sort by their own key).
+ */
+export class IdMap<K extends number, V extends {}> implements Iterable<[K, V]> {
+  private readonly byId: V[] = [];
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  get(id: number): V | undefined {
+    return Number.isSafeInteger(id) && id >= 0 ? this.byId[id] : undefined;
+  }
+
+  has(id: number): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  set(id: K, value: V): this {
+    if (!Number.isSafeInteger(id) || id < 0) throw new RangeError(`not an ID: ${id}`);
+    if (this.byId[id] === undefined) this.count++;
+    this.byId[id] = value;
+    return this;
+  }
+
+  delete(id: number): boolean {
+    if (!this.has(id)) return false;
+    delete this.byId[id];
+    this.count--;
+    return true;
+  }
+
+  clear(): void {
+    this.byId.length = 0;
+    this.count = 0;
+  }
+
+  /** The records, in ascending ID order (holes are skipped, however sparse the IDs). */
+  values(): V[] {
+    return Object.values(this.byId);
+  }
+
+  keys(): K[] {
+    return Object.keys(this.byId).map(Number) as K[];
+  }
+
+  [Symbol.iterator](): Iterator<[K, V]> {
+    return Object.entries(this.byId).map(([id, value]): [K, V] => [Number(id) as K, value])[Symbol.iterator]();
+  }
+}
+
 export class Clock {
   private offsetSeconds = 0;
   /** Seconds since the epoch, fractional: the machine's time plus every advance. */
@@ -166,9 +222,9 @@ export class Realm {
   readonly users = new Map<UserId, User>();
   readonly usersByEmail = new Map<string, User>();
   readonly channels = new Map<ChannelId, Channel>();
-  readonly messages = new Map<MessageId, Message>();
+  readonly messages = new IdMap<MessageId, Message>();
   readonly scheduledMessages = new Map<ScheduledMessageId, ScheduledMessage>();
-  readonly profileFields = new Map<number, ProfileField>();
+  readonly profileFields = new IdMap<number, ProfileField>();
   readonly reminders = new Map<number, Reminder>();
   readonly emoji = new Map<number, CustomEmoji>();
   /** Who may upload custom emoji (Zulip's can_add_custom_emoji_group, by role). */

@@ -3,7 +3,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { Request } from './http.js';
-import type { Realm, SettingValue, User, UserId } from './model.js';
+import { IdMap, type Realm, type SettingValue, type User, type UserId } from './model.js';
 import { personDict } from './core.js';
 import { everyone } from './defaults.js';
 import { sendEvent } from './events.js';
@@ -38,7 +38,7 @@ export function createUser({ realm, user, params }: Request) {
   const created: User = {
     id: realm.nextId('user') as UserId, email, fullName, apiKey: randomBytes(16).toString('hex'), role: 'member', dateJoined: Math.floor(realm.clock.now()),
     settings: realm.rules.settingsOfNewUser(realm),
-    alertWords: [], drafts: new Map(),
+    alertWords: [], drafts: new IdMap(),
   };
   realm.addUser(created);
   sendEvent(realm, { type: 'realm_user', op: 'add', person: personDict(realm, created) }, everyone(realm));
