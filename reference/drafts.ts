@@ -27,9 +27,11 @@ function draftTextField(given: unknown, field: string): string {
   return typeof given === 'string' ? given : checkString(given, field);
 }
 
+const REQUIRED_DRAFT_KEYS = ['type', 'to', 'topic', 'content'] as const;
+
 /** drafts.required-fields: type, to, topic and content; timestamp is optional. */
 function checkRequiredDraftKeys(dict: Record<string, unknown>, name: string): void {
-  for (const key of ['type', 'to', 'topic', 'content']) {
+  for (const key of REQUIRED_DRAFT_KEYS) {
     if (!(key in dict)) throw fieldMissing(`${name}["${key}"]`);
   }
 }
@@ -100,18 +102,37 @@ export const DRAFT_RULES = {
 
 // ---- Validation ---------------------------------------------------------------------------
 
+/** The names of a draft's fields in error texts (`drafts[2]["topic"]`): made once for each position of a batch. */
+interface DraftNames {
+  readonly draft: string;
+  readonly type: string;
+  readonly to: string;
+  readonly topic: string;
+  readonly content: string;
+  readonly timestamp: string;
+}
+
+const namesOf = (name: string): DraftNames => ({
+  draft: name, type: `${name}["type"]`, to: `${name}["to"]`, topic: `${name}["topic"]`, content: `${name}["content"]`, timestamp: `${name}["timestamp"]`,
+});
+const batchNames: DraftNames[] = [];
+const editNames = namesOf('draft');
+const namesInBatch = (index: number): DraftNames => (batchNames[index] ??= namesOf(`drafts[${index}]`));
+
+/** A channel draft's `to`: one array for each channel, shared by its drafts (never changed: an edit replaces it). */
+const channelAddresses: Array<readonly number[]> = [];
+const channelAddress = (channelId: number): number[] => (channelAddresses[channelId] ??= Object.freeze([channelId])) as number[];
+
 /** Parses one draft object as Zulip's strict schema does, then validates it against the rules. */
-export function checkDraft(realm: Realm, user: User, value: unknown, name: string): DraftFields {
-  const dict = checkStrictDict(value, name, realm.dialect.rejectsUnknownDraftKeys() ? DRAFT_KEYS : Object.keys(value ?? {}));
-  // A field's name, for error texts.
-  const field = (key: string) => `${name}["${key}"]`;
-  const string = (key: string, given: unknown) => realm.rules.draftTextField(given, field(key));
-  realm.rules.checkRequiredDraftKeys(dict, name);
-  const type = realm.rules.checkDraftType(string('type', dict.type), field('type'));
-  const to = checkIntList(dict.to, field('to'));
-  const topic = string('topic', dict.topic ?? '');
-  const content = realm.dialect.draftContent(realm, string('content', dict.content), field('content'));
-  const given = dict.timestamp === undefined || dict.timestamp === null ? undefined : checkNumber(dict.timestamp, field('timestamp'));
+export function checkDraft(realm: Realm, user: User, value: unknown, name: string | DraftNames): DraftFields {
+  const names = typeof name === 'string' ? namesOf(name) : name;
+  const dict = checkStrictDict(value, names.draft, realm.dialect.rejectsUnknownDraftKeys() ? DRAFT_KEYS : Object.keys(value ?? {}));
+  realm.rules.checkRequiredDraftKeys(dict, names.draft);
+  const type = realm.rules.checkDraftType(realm.rules.draftTextField(dict.type, names.type), names.type);
+  const to = checkIntList(dict.to, names.to);
+  const topic = realm.rules.draftTextField(dict.topic ?? '', names.topic);
+  const content = realm.dialect.draftContent(realm, realm.rules.draftTextField(dict.content, names.content), names.content);
+  const given = dict.timestamp === undefined || dict.timestamp === null ? undefined : checkNumber(dict.timestamp, names.timestamp);
   if (given !== undefined) realm.dialect.checkDraftTimestamp(realm, given);
   const timestamp = given === undefined ? realm.rules.draftTimestampNow(realm) : Math.round(given * 1e6) / 1e6;
   if (type === 'stream') return checkChannelDraft(realm, user, to, topic, content, timestamp);
@@ -124,7 +145,7 @@ function checkChannelDraft(realm: Realm, user: User, to: number[], topic: string
   realm.rules.checkTopicWithoutNullBytes(storedTopic);
   const channelId = realm.rules.checkOneChannel(realm.dialect.draftChannels(to));
   realm.dialect.checkDraftChannel(realm, user, channelId);
-  return { type: 'stream', to: [channelId], topic: storedTopic, content, timestamp };
+  return { type: 'stream', to: channelAddress(channelId), topic: storedTopic, content, timestamp };
 }
 
 function checkDirectDraft(realm: Realm, user: User, to: number[], topic: string, content: string, timestamp: number): DraftFields {
@@ -175,7 +196,7 @@ export function doDeleteAllDrafts(realm: Realm, user: User): void {
 
 export function createDrafts({ realm, user, params }: Request) {
   checkDraftsSynchronizationEnabled(user);
-  const drafts = realm.rules.draftsParameter(params).map((value, index) => checkDraft(realm, user, value, `drafts[${index}]`));
+  const drafts = realm.rules.draftsParameter(params).map((value, index) => checkDraft(realm, user, value, namesInBatch(index)));
   return { ids: realm.rules.idsOfCreatedDrafts(doCreateDrafts(realm, user, drafts)) };
 }
 
@@ -189,7 +210,7 @@ export function editDraft({ realm, user, params, path }: Request) {
   checkDraftsSynchronizationEnabled(user);
   const value = params.json('draft');
   if (value === undefined) throw missingArgument('draft');
-  const fields = checkDraft(realm, user, value, 'draft');
+  const fields = checkDraft(realm, user, value, editNames);
   doEditDraft(realm, user, findDraft(realm, user, pathId(path.draft_id!)), fields);
   return {};
 }

@@ -33,6 +33,14 @@ function unsubscribedChannelOf(realm: Realm, user: User, message: Message | unde
   return channel.subscribers.has(user.id) ? null : channel.id;
 }
 
+/** The IDs in their order, each once; IDs in ascending order, as clients send them, have no repeats to look for. */
+function withoutRepeats(ids: readonly number[]): readonly number[] {
+  for (let index = 1; index < ids.length; index++) {
+    if (ids[index]! <= ids[index - 1]!) return [...new Set(ids)];
+  }
+  return ids;
+}
+
 // ---- Rules ------------------------------------------------------------------------------
 
 /** flags.required-parameters */
@@ -68,8 +76,8 @@ function checkChangeableFlag(flag: string): StoredFlag {
  * flags.remove-read-skips-unsubscribed: the unread invariant. Removing read skips the
  * messages of channels the user is not subscribed to, and names those channels.
  */
-function messagesToChange(realm: Realm, user: User, op: FlagOperation, flag: StoredFlag, ids: readonly number[]): { candidates: number[]; ignoredChannels: number[] } {
-  const unique = [...new Set(ids)];
+function messagesToChange(realm: Realm, user: User, op: FlagOperation, flag: StoredFlag, ids: readonly number[]): { candidates: readonly number[]; ignoredChannels: number[] } {
+  const unique = withoutRepeats(ids);
   if (flag !== 'read' || op !== 'remove') return { candidates: unique, ignoredChannels: [] };
   const ignoredChannels = new Set<number>();
   const candidates: number[] = [];
