@@ -108,6 +108,9 @@ async function largestBatch(context: Context, w: World): Promise<Array<fc.Arbitr
   return context.options.smoke ? [] : [fc.constant([...visible(w), ...(await many(context))])];
 }
 
+/** The spec states no order for `messages`: the visible messages newest first, in every run but a smoke run (its budget of requests has no room). */
+const newestFirst = (context: Context, w: World): Array<fc.Arbitrary<number[]>> => (context.options.smoke ? [] : [fc.constant([...visible(w)].sort((a, b) => b - a))]);
+
 /** The messages member may see, in each situation the spec distinguishes. */
 const visible = (w: World) => [...w.messages.subscribed, w.messages.own, ...w.messages.left, ...w.messages.history, ...w.messages.direct];
 const subscribedChannels = (w: World) => new Set([w.subscribed.id]);
@@ -248,8 +251,8 @@ const mustChecks: Check[] = [
 
   check('flags.add-sets-flag', async (context) => {
     const w = await world(context);
-    const boundaries = await largestBatch(context, w);
-    await context.property(fc.subarray(visible(w), { minLength: 1 }), async (ids) => {
+    const boundaries = [...newestFirst(context, w), ...(await largestBatch(context, w))];
+    await context.property(fc.shuffledSubarray(visible(w), { minLength: 1 }), async (ids) => {
       for (const flag of CHANGEABLE) {
         const { after } = await flagStep(context, ids, 'add', flag);
         const lacking = ids.filter((id) => !after.get(id)!.includes(flag));
@@ -260,8 +263,8 @@ const mustChecks: Check[] = [
 
   check('flags.remove-clears-flag', async (context) => {
     const w = await world(context);
-    const boundaries = await largestBatch(context, w);
-    await context.property(fc.subarray(visible(w), { minLength: 1 }), async (ids) => {
+    const boundaries = [...newestFirst(context, w), ...(await largestBatch(context, w))];
+    await context.property(fc.shuffledSubarray(visible(w), { minLength: 1 }), async (ids) => {
       for (const flag of CHANGEABLE) {
         if (flag !== 'read') succeeded(await updateFlags(context, ids, 'add', flag), `POST /messages/flags add ${flag}`);
         const { after } = await flagStep(context, ids, 'remove', flag);
