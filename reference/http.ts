@@ -101,28 +101,33 @@ function findRoute(routes: RouteTable, pathname: string): CompiledRoute | undefi
 export function createHandler(realm: Realm, routes: readonly Route[], closed: Promise<void>) {
   const compiled = compileRoutes(routes, realm.featureLevel);
   return (req: IncomingMessage, res: ServerResponse): void => {
-    handle(realm, compiled, closed, req, res).catch((error: unknown) => {
-      process.stderr.write(`internal error on ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}\n`);
-      if (!res.headersSent) send(realm, res, 500, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+    // The body is read (within the limits) before anything is answered, so that every
+    // answer, an early 401 or 404 included, leaves the connection fit for the next request.
+    readBody(req, realm, (failure, body) => {
+      try {
+        if (failure) throw failure;
+        const answer = dispatch(realm, compiled, closed, req, res, body!);
+        if (answer instanceof Promise) answer.then((data) => finish(realm, req, res, data)).catch((error: unknown) => answerFailure(realm, req, res, error));
+        else finish(realm, req, res, answer);
+      } catch (error) {
+        answerFailure(realm, req, res, error);
+      }
     });
   };
 }
 
-async function handle(realm: Realm, routes: RouteTable, closed: Promise<void>, req: IncomingMessage, res: ServerResponse) {
+/** Sends an operation's success response; null: already answered. */
+function finish(realm: Realm, req: IncomingMessage, res: ServerResponse, data: Record<string, unknown> | null): void {
+  const raw = (data as { [RAW]?: { type: string; data: Buffer } } | null)?.[RAW];
+  if (raw) {
+    res.writeHead(200, { 'Content-Type': raw.type, 'Content-Length': raw.data.length });
+    setImmediate(finishAnswer, res, req.method === 'HEAD' ? undefined : raw.data);
+  } else if (data) send(realm, res, 200, data);
+}
+
+/** Answers a JsonError as the dialect says it; anything else is the server's own fault: 500. */
+function answerFailure(realm: Realm, req: IncomingMessage, res: ServerResponse, error: unknown): void {
   try {
-    // The body is read (within the limits) before anything is answered, so that every
-    // answer, an early 401 or 404 included, leaves the connection fit for the next request.
-    // Most requests are answered without waiting: no body to wait for, an operation that does not wait.
-    const read = readBody(req, realm);
-    const body = read instanceof Promise ? await read : read;
-    const answer = dispatch(realm, routes, closed, req, res, body);
-    const data = answer instanceof Promise ? await answer : answer;
-    const raw = (data as { [RAW]?: { type: string; data: Buffer } } | null)?.[RAW];
-    if (raw) {
-      res.writeHead(200, { 'Content-Type': raw.type, 'Content-Length': raw.data.length });
-      setImmediate(finishAnswer, res, req.method === 'HEAD' ? undefined : raw.data);
-    } else if (data) send(realm, res, 200, data);
-  } catch (error) {
     if (!(error instanceof JsonError)) throw error;
     if (error.status === 413 || error.bodyUnread) {
       // Refused before the body was read: drop what still comes, up to a bound, then close.
@@ -130,6 +135,9 @@ async function handle(realm: Realm, routes: RouteTable, closed: Promise<void>, r
       drain(req);
     }
     sendError(realm, res, error);
+  } catch (internal) {
+    process.stderr.write(`internal error on ${req.method} ${req.url}: ${(internal as Error)?.stack ?? String(internal)}\n`);
+    if (!res.headersSent) send(realm, res, 500, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
   }
 }
 
@@ -162,9 +170,11 @@ function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>, req: 
     res.setHeader('Allow', allowed.join(', '));
     throw new JsonError(`Method Not Allowed: the reference server implements only ${allowed.join(', ')} on ${route.path}`, 405, 'BAD_REQUEST', { allowed_methods: allowed });
   }
-  const match = route.pattern.exec(pathname)!;
   const path: Record<string, string> = {};
-  for (let index = 0; index < route.names.length; index++) path[route.names[index]!] = match[index + 1]!;
+  if (route.names.length > 0) {
+    const match = route.pattern.exec(pathname)!;
+    for (let index = 0; index < route.names.length; index++) path[route.names[index]!] = match[index + 1]!;
+  }
   const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
   const params = Params.merge(query, body.fields);
   const data = operation({ realm, user: user as User, params, path, files: body.files, closed });
@@ -296,21 +306,31 @@ function drain(req: IncomingMessage): void {
   req.resume();
 }
 
-export function readBody(req: IncomingMessage, realm: Realm): Body | Promise<Body> {
-  // A request that declares no body has none to wait for (Node drops what is left when the answer ends).
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return { fields: new Map(), files: [] };
-  return readDeclaredBody(req, realm);
-}
+type BodyCallback = (failure: JsonError | null, body: Body | null) => void;
 
-async function readDeclaredBody(req: IncomingMessage, realm: Realm): Promise<Body> {
+export function readBody(req: IncomingMessage, realm: Realm, done: BodyCallback): void {
+  // A request that declares no body has none to wait for (Node drops what is left when the answer ends).
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return done(null, { fields: new Map(), files: [] });
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > bodyLimit(realm)) throw tooLarge();
-  if (type.startsWith('multipart/form-data')) return readMultipart(req, realm);
-  const bytes = await readAll(req, type.startsWith('application/x-www-form-urlencoded') ? LIMITS.fieldBytes : bodyLimit(realm));
-  const fields = new Map<string, string>();
+  if (declared > bodyLimit(realm)) return done(tooLarge(), null);
+  if (type.startsWith('multipart/form-data')) return readMultipart(req, realm, done);
   // Zulip reads parameters from urlencoded and multipart bodies only; any other body is ignored.
-  if (!type.startsWith('application/x-www-form-urlencoded')) return { fields, files: [] };
+  const form = type.startsWith('application/x-www-form-urlencoded');
+  readAll(req, form ? LIMITS.fieldBytes : bodyLimit(realm), (failure, bytes) => {
+    if (failure) return done(failure, null);
+    let fields: Map<string, string>;
+    try {
+      fields = form ? formFields(bytes!) : new Map();
+    } catch (error) {
+      return done(error as JsonError, null);
+    }
+    done(null, { fields, files: [] });
+  });
+}
+
+function formFields(bytes: Buffer): Map<string, string> {
+  const fields = new Map<string, string>();
   let count = 0;
   for (const pair of bytes.toString('utf8').split('&')) {
     if (pair === '') continue;
@@ -318,7 +338,7 @@ async function readDeclaredBody(req: IncomingMessage, realm: Realm): Promise<Bod
     const equals = pair.indexOf('=');
     fields.set(formDecoded(equals < 0 ? pair : pair.slice(0, equals)), equals < 0 ? '' : formDecoded(pair.slice(equals + 1)));
   }
-  return { fields, files: [] };
+  return fields;
 }
 
 /**
@@ -335,25 +355,24 @@ export function formDecoded(text: string): string {
   }
 }
 
-function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    req.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      size += chunk.length;
-      if (size > limit) {
-        failed = true;
-        chunks.length = 0;
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => failed || resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.on('error', (error) => failed || reject(new JsonError(`Malformed request body: ${error.message}`)));
+function readAll(req: IncomingMessage, limit: number, done: (failure: JsonError | null, bytes: Buffer | null) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const settle = (failure: JsonError | null, bytes: Buffer | null) => {
+    if (settled) return;
+    settled = true;
+    chunks.length = 0;
+    done(failure, bytes);
+  };
+  req.on('data', (chunk: Buffer) => {
+    if (settled) return;
+    size += chunk.length;
+    if (size > limit) settle(tooLarge(), null);
+    else chunks.push(chunk);
   });
+  req.on('end', () => settle(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  req.on('error', (error) => settle(new JsonError(`Malformed request body: ${error.message}`), null));
 }
 
 /** busboy's limits for a realm; busboy signals a file that reaches fileSize, so one byte over the limit is the first refused. */
@@ -372,66 +391,66 @@ function multipartLimits(realm: Realm): busboy.Limits {
  * A multipart body through busboy, within the limits. A file over the realm's limit is refused at
  * once: no more of it is buffered, and the answer goes out before the rest of the body is read.
  */
-function readMultipart(req: IncomingMessage, realm: Realm): Promise<Body> {
-  return new Promise((resolve, reject) => {
-    const fields = new Map<string, string>();
-    const files: UploadedFile[] = [];
-    let failure: JsonError | null = null;
-    let settled = false;
-    const fail = (error: JsonError) => {
-      failure ??= error;
-    };
-    const stop = (error: JsonError) => {
-      if (settled) return;
-      settled = true;
-      req.removeListener('data', write);
-      error.bodyUnread = true;
-      reject(error);
-    };
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: multipartLimits(realm) });
-    } catch (error) {
-      req.resume();
-      return reject(new JsonError(`Malformed multipart body: ${(error as Error).message}`));
-    }
-    parser.on('field', (name, value, info) => {
-      if (info.valueTruncated || info.nameTruncated) fail(new JsonError(`Field ${name} is too large`, 413));
-      else fields.set(name, value);
-    });
-    parser.on('file', (field, stream, info) => {
-      const chunks: Buffer[] = [];
-      // A body that ends inside the file errs on the file's stream too: answered as malformed, never thrown.
-      stream.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => {
-        chunks.length = 0;
-        stream.resume();
-        stop(new JsonError(`Uploaded file is larger than the allowed limit of ${realm.maxEmojiFileSizeMib} MiB`).otherwise(`The file is larger than ${realm.maxEmojiFileSizeMib} MiB`, 413));
-      });
-      stream.on('end', () => {
-        if (!stream.truncated) files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) });
-      });
-    });
-    parser.on('filesLimit', () => fail(new JsonError('You must upload exactly one file.')));
-    parser.on('fieldsLimit', () => fail(new JsonError(`Too many fields (limit: ${LIMITS.fields})`, 413)));
-    parser.on('partsLimit', () => fail(new JsonError('Too many parts', 413)));
-    parser.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));
-    parser.on('close', () => {
-      if (settled) return;
-      settled = true;
-      if (failure) reject(failure);
-      else resolve({ fields, files });
-    });
-    // The body streams through the parser, so that no more than the limit is ever held. A
-    // plain write per chunk rather than a pipe: busboy consumes each chunk as it is written.
-    let size = 0;
-    const write = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > bodyLimit(realm)) stop(tooLarge());
-      else parser.write(chunk);
-    };
-    req.on('data', write);
-    req.on('end', () => settled || parser.end());
+function readMultipart(req: IncomingMessage, realm: Realm, done: BodyCallback): void {
+  const resolve = (body: Body) => done(null, body);
+  const reject = (error: JsonError) => done(error, null);
+  const fields = new Map<string, string>();
+  const files: UploadedFile[] = [];
+  let failure: JsonError | null = null;
+  let settled = false;
+  const fail = (error: JsonError) => {
+    failure ??= error;
+  };
+  const stop = (error: JsonError) => {
+    if (settled) return;
+    settled = true;
+    req.removeListener('data', write);
+    error.bodyUnread = true;
+    reject(error);
+  };
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: multipartLimits(realm) });
+  } catch (error) {
+    req.resume();
+    return reject(new JsonError(`Malformed multipart body: ${(error as Error).message}`));
+  }
+  parser.on('field', (name, value, info) => {
+    if (info.valueTruncated || info.nameTruncated) fail(new JsonError(`Field ${name} is too large`, 413));
+    else fields.set(name, value);
   });
+  parser.on('file', (field, stream, info) => {
+    const chunks: Buffer[] = [];
+    // A body that ends inside the file errs on the file's stream too: answered as malformed, never thrown.
+    stream.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('limit', () => {
+      chunks.length = 0;
+      stream.resume();
+      stop(new JsonError(`Uploaded file is larger than the allowed limit of ${realm.maxEmojiFileSizeMib} MiB`).otherwise(`The file is larger than ${realm.maxEmojiFileSizeMib} MiB`, 413));
+    });
+    stream.on('end', () => {
+      if (!stream.truncated) files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) });
+    });
+  });
+  parser.on('filesLimit', () => fail(new JsonError('You must upload exactly one file.')));
+  parser.on('fieldsLimit', () => fail(new JsonError(`Too many fields (limit: ${LIMITS.fields})`, 413)));
+  parser.on('partsLimit', () => fail(new JsonError('Too many parts', 413)));
+  parser.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));
+  parser.on('close', () => {
+    if (settled) return;
+    settled = true;
+    if (failure) reject(failure);
+    else resolve({ fields, files });
+  });
+  // The body streams through the parser, so that no more than the limit is ever held. A
+  // plain write per chunk rather than a pipe: busboy consumes each chunk as it is written.
+  let size = 0;
+  const write = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > bodyLimit(realm)) stop(tooLarge());
+    else parser.write(chunk);
+  };
+  req.on('data', write);
+  req.on('end', () => settled || parser.end());
 }
