@@ -53,6 +53,7 @@ export function listening(realm: Realm, type: string, userIds: readonly UserId[]
 
 /** Sends the event to every queue of the given users that asked for its type (and declared the capability, if one is needed). */
 export function sendEvent(realm: Realm, event: Event, userIds: Iterable<UserId>, capability?: string): void {
+  if (realm.queues.size === 0) return;
   const users = new Set(userIds);
   for (const queue of realm.queues.values()) {
     if (!users.has(queue.userId)) continue;

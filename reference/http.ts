@@ -259,8 +259,11 @@ export function authenticate(realm: Realm, req: IncomingMessage): User {
   if (!header) throw unauthorized('Not logged in: API authentication or user session required');
   let known = authenticated.get(realm);
   if (!known) authenticated.set(realm, (known = new Map()));
-  const user = known.get(header) ?? checkBasicCredentials(realm, header);
-  if (known.size < 1000) known.set(header, user);
+  let user = known.get(header);
+  if (!user) {
+    user = checkBasicCredentials(realm, header);
+    if (known.size < 1000) known.set(header, user);
+  }
   return user;
 }
 

@@ -41,6 +41,11 @@ export class Params {
     return new Params(values);
   }
 
+  /** The names the request carries, in no stated order; reading none of them. */
+  names(): string[] {
+    return [...this.values.keys()];
+  }
+
   has(name: string): boolean {
     this.used.add(name);
     return this.values.has(name);

@@ -31,6 +31,9 @@ test('settings defaults: administrators only; stored; one event per changed defa
   assert.equal((await events('other', queue)).map((event) => [event.property, event.value]), [['color_scheme', 2], ['emojiset', 'text']]);
   const bad = await server.call('admin', 'PATCH', '/realm/user_settings_defaults', { color_scheme: 3, web_home_view: 'nowhere' });
   assert.equal([bad.status, bad.body.msg], [400, 'Invalid web_home_view']);
+  // Checked in the settings table's order, not the body's: color_scheme comes before emojiset there.
+  const twoBad = await server.call('admin', 'PATCH', '/realm/user_settings_defaults', { emojiset: 'nope', color_scheme: 9 });
+  assert.equal([twoBad.status, twoBad.body.msg], [400, 'Invalid color_scheme: Value error, Not in the list of possible values']);
   assert.is((await defaults()).color_scheme, 2);
   const own = (await server.call('member', 'POST', '/register', { fetch_event_types: ['user_settings'] })).body.user_settings;
   assert.is(own.color_scheme, 1, 'existing users keep their own settings');

@@ -124,11 +124,27 @@ function checkSettingValue(setting: Setting, value: SettingValue, allowed: reado
 
 export const SETTINGS_RULES = { settingsOfLevel, readBooleanSetting, checkSettingValue };
 
-/** Reads every setting the request carries, validated; unknown names are left unread. Any invalid value refuses the whole request. */
+/** The realm's settings by name, with their place in the table: the settings of its level, found once. */
+const settingsByName = new WeakMap<Realm, ReadonlyMap<string, { setting: Setting; place: number }>>();
+function settingsOfRealm(realm: Realm): ReadonlyMap<string, { setting: Setting; place: number }> {
+  let byName = settingsByName.get(realm);
+  if (!byName) {
+    byName = new Map(realm.rules.settingsOfLevel(realm.featureLevel).map((setting, place) => [setting.name, { setting, place }]));
+    settingsByName.set(realm, byName);
+  }
+  return byName;
+}
+
+/**
+ * Reads every setting the request carries, validated, in the table's order; unknown names are
+ * left unread. Any invalid value refuses the whole request.
+ */
 export function readSettings(params: Params, realm: Realm): Array<[string, SettingValue]> {
   const level = realm.featureLevel;
+  const table = settingsOfRealm(realm);
+  const given = params.names().filter((name) => table.has(name)).map((name) => table.get(name)!).sort((a, b) => a.place - b.place);
   const changes: Array<[string, SettingValue]> = [];
-  for (const setting of realm.rules.settingsOfLevel(level)) {
+  for (const { setting } of given) {
     let value: SettingValue | undefined;
     if (setting.kind.type === 'bool') value = realm.rules.readBooleanSetting(params, setting.name);
     else if (setting.kind.type === 'int') value = params.int(setting.name);
