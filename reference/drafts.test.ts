@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { checkDraft, doCreateDrafts } from './drafts.js';
+import { checkDraft, doCreateDrafts, namesOf } from './drafts.js';
 import { buildRealm, readFixture } from './fixture.js';
 import { JsonError } from './params.js';
 import { TestServer } from './test-helpers.js';
@@ -13,7 +13,7 @@ const venice = [...realm.channels.values()].find((channel) => channel.name === '
 
 function refusal(value: unknown): string {
   try {
-    checkDraft(realm, hamlet, value, 'drafts[0]');
+    checkDraft(realm, hamlet, value, namesOf('drafts[0]'));
   } catch (error) {
     if (error instanceof JsonError) return error.msg;
     throw error;
@@ -47,22 +47,22 @@ test('types, fields and keys are checked in Zulip\'s order and words', () => {
 });
 
 test('stored forms: audience, topic, content, timestamp', () => {
-  const direct = checkDraft(realm, hamlet, { type: 'private', to: [othello.id, hamlet.id, othello.id], topic: 't', content: '  x  ' }, 'd');
+  const direct = checkDraft(realm, hamlet, { type: 'private', to: [othello.id, hamlet.id, othello.id], topic: 't', content: '  x  ' }, namesOf('d'));
   assert.equal(direct.to, [othello.id]);
   assert.is(direct.topic, '');
   assert.is(direct.content, 'x');
-  const self = checkDraft(realm, hamlet, { type: 'private', to: [hamlet.id], topic: '', content: 'x' }, 'd');
+  const self = checkDraft(realm, hamlet, { type: 'private', to: [hamlet.id], topic: '', content: 'x' }, namesOf('d'));
   assert.equal(self.to, [hamlet.id]);
-  const nobody = checkDraft(realm, hamlet, { type: 'private', to: [], topic: 't', content: 'x', timestamp: 12.9 }, 'd');
+  const nobody = checkDraft(realm, hamlet, { type: 'private', to: [], topic: 't', content: 'x', timestamp: 12.9 }, namesOf('d'));
   assert.equal([nobody.type, nobody.to, nobody.topic, nobody.timestamp], ['', [], '', 12.9]);
-  const long = checkDraft(realm, hamlet, draft({ topic: '話'.repeat(61), content: 'y'.repeat(10_001) }), 'd');
+  const long = checkDraft(realm, hamlet, draft({ topic: '話'.repeat(61), content: 'y'.repeat(10_001) }), namesOf('d'));
   assert.is(long.topic, '話'.repeat(57) + '...');
   assert.is(long.content.length, 10_000);
   assert.ok(long.content.endsWith('\n[message truncated]'));
 });
 
 test('the model keeps drafts per user', () => {
-  const [created] = doCreateDrafts(realm, hamlet, [checkDraft(realm, hamlet, draft({}), 'd')]);
+  const [created] = doCreateDrafts(realm, hamlet, [checkDraft(realm, hamlet, draft({}), namesOf('d'))]);
   assert.ok(hamlet.drafts.has(created!.id));
   assert.not.ok(othello.drafts.has(created!.id));
 });

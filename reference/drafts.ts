@@ -103,7 +103,7 @@ export const DRAFT_RULES = {
 // ---- Validation ---------------------------------------------------------------------------
 
 /** The names of a draft's fields in error texts (`drafts[2]["topic"]`): made once for each position of a batch. */
-interface DraftNames {
+export interface DraftNames {
   readonly draft: string;
   readonly type: string;
   readonly to: string;
@@ -112,7 +112,7 @@ interface DraftNames {
   readonly timestamp: string;
 }
 
-const namesOf = (name: string): DraftNames => ({
+export const namesOf = (name: string): DraftNames => ({
   draft: name, type: `${name}["type"]`, to: `${name}["to"]`, topic: `${name}["topic"]`, content: `${name}["content"]`, timestamp: `${name}["timestamp"]`,
 });
 const batchNames: DraftNames[] = [];
@@ -124,8 +124,7 @@ const channelAddresses: Array<readonly number[]> = [];
 const channelAddress = (channelId: number): number[] => (channelAddresses[channelId] ??= Object.freeze([channelId])) as number[];
 
 /** Parses one draft object as Zulip's strict schema does, then validates it against the rules. */
-export function checkDraft(realm: Realm, user: User, value: unknown, name: string | DraftNames): DraftFields {
-  const names = typeof name === 'string' ? namesOf(name) : name;
+export function checkDraft(realm: Realm, user: User, value: unknown, names: DraftNames): DraftFields {
   const dict = checkStrictDict(value, names.draft, realm.dialect.rejectsUnknownDraftKeys() ? DRAFT_KEYS : Object.keys(value ?? {}));
   realm.rules.checkRequiredDraftKeys(dict, names.draft);
   const type = realm.rules.checkDraftType(realm.rules.draftTextField(dict.type, names.type), names.type);
