@@ -395,8 +395,6 @@ function multipartLimits(realm: Realm): busboy.Limits {
  * once: no more of it is buffered, and the answer goes out before the rest of the body is read.
  */
 function readMultipart(req: IncomingMessage, realm: Realm, done: BodyCallback): void {
-  const resolve = (body: Body) => done(null, body);
-  const reject = (error: JsonError) => done(error, null);
   const fields = new Map<string, string>();
   const files: UploadedFile[] = [];
   let failure: JsonError | null = null;
@@ -409,14 +407,14 @@ function readMultipart(req: IncomingMessage, realm: Realm, done: BodyCallback): 
     settled = true;
     req.removeListener('data', write);
     error.bodyUnread = true;
-    reject(error);
+    done(error, null);
   };
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: multipartLimits(realm) });
   } catch (error) {
     req.resume();
-    return reject(new JsonError(`Malformed multipart body: ${(error as Error).message}`));
+    return done(new JsonError(`Malformed multipart body: ${(error as Error).message}`), null);
   }
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated || info.nameTruncated) fail(new JsonError(`Field ${name} is too large`, 413));
@@ -443,8 +441,7 @@ function readMultipart(req: IncomingMessage, realm: Realm, done: BodyCallback): 
   parser.on('close', () => {
     if (settled) return;
     settled = true;
-    if (failure) reject(failure);
-    else resolve({ fields, files });
+    done(failure, failure ? null : { fields, files });
   });
   // The body streams through the parser, so that no more than the limit is ever held. A
   // plain write per chunk rather than a pipe: busboy consumes each chunk as it is written.

@@ -142,15 +142,12 @@ function settingsOfRealm(realm: Realm): ReadonlyMap<string, { setting: Setting; 
 export function readSettings(params: Params, realm: Realm): Array<[string, SettingValue]> {
   const level = realm.featureLevel;
   const table = settingsOfRealm(realm);
-  // Each given setting is put in its place as it is found: a request carries a few.
   const given: Array<{ setting: Setting; place: number }> = [];
   for (const name of params.names()) {
     const entry = table.get(name);
-    if (!entry) continue;
-    let at = given.length;
-    for (; at > 0 && given[at - 1]!.place > entry.place; at--) given[at] = given[at - 1]!;
-    given[at] = entry;
+    if (entry) given.push(entry);
   }
+  given.sort((a, b) => a.place - b.place);
   const changes: Array<[string, SettingValue]> = [];
   for (const { setting } of given) {
     let value: SettingValue | undefined;

@@ -240,18 +240,22 @@ const auth = (email: string, key: string) => 'Basic ' + Buffer.from(`${email}:${
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const percent = (value: number | null) => (value === null || Number.isNaN(value) ? '?' : `${(value * 100).toFixed(0)}%`);
 
+type Side = Running | ((requests: readonly Request[]) => Promise<Measurement>);
+
 /**
- * Rounds of several servers in turn, each round in a rotated order, so that drift in the
- * machine's load falls on every server alike; a round's list is made once, for all of them.
+ * Rounds of several sides (servers, or other ways of measuring one) in turn, each round in a
+ * rotated order, so that drift in the machine's load falls on every side alike; a round's list
+ * is made once, for all of them. A round holds each side's measurement at the side's index.
  */
-async function pairedRounds(servers: readonly Running[], requests: readonly Request[] | (() => Promise<readonly Request[]>)): Promise<Measurement[][]> {
+async function pairedRounds(sides: readonly Side[], requests: readonly Request[] | (() => Promise<readonly Request[]>)): Promise<Measurement[][]> {
   const rounds: Measurement[][] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const list = typeof requests === 'function' ? await requests() : requests;
     const measured: Measurement[] = [];
-    for (let turn = 0; turn < servers.length; turn++) {
-      const index = (round + turn) % servers.length;
-      measured[index] = await measure(servers[index]!, list);
+    for (let turn = 0; turn < sides.length; turn++) {
+      const index = (round + turn) % sides.length;
+      const side = sides[index]!;
+      measured[index] = await (typeof side === 'function' ? side(list) : measure(side, list));
     }
     rounds.push(measured);
   }
@@ -276,10 +280,10 @@ interface Ratio {
  * their ratio is the estimate the verdict uses. The calibration (the bare server against a
  * second bare server) shows what each estimate gives for two servers alike.
  */
-function summarize(pairs: ReadonlyArray<readonly [Measurement, Measurement]>): Ratio {
-  const ratios = pairs.map(([base, measured]) => measured.perSecond / base.perSecond);
-  const base = Math.max(...pairs.map(([measured]) => measured.perSecond));
-  const measured = Math.max(...pairs.map(([, measured]) => measured.perSecond));
+function summarize(rounds: readonly Measurement[][], baseSide: number, measuredSide: number): Ratio {
+  const ratios = rounds.map((round) => round[measuredSide]!.perSecond / round[baseSide]!.perSecond);
+  const base = Math.max(...rounds.map((round) => round[baseSide]!.perSecond));
+  const measured = Math.max(...rounds.map((round) => round[measuredSide]!.perSecond));
   return { best: measured / base, median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios), base, measured };
 }
 
@@ -396,24 +400,17 @@ async function main() {
   const plain = [{ method: 'POST', path: '/api/v1/drafts', headers: form(member), body: `drafts=${encodeURIComponent(drafts)}` }];
   // In rounds too, alternating, each the fastest of its rounds.
   await measure(bare, plain, 1);
-  const usuals: Measurement[] = [];
-  const mores: Measurement[] = [];
-  const moreLoad = () => measure(bare, plain, SECONDS, CONNECTIONS * 4, Math.min(2, cpus().length));
-  for (let round = 0; round < ROUNDS; round++) {
-    if (round % 2 === 1) mores.push(await moreLoad());
-    usuals.push(await measure(bare, plain));
-    if (round % 2 === 0) mores.push(await moreLoad());
-  }
-  const fastest = (measured: Measurement[]) => measured.reduce((best, one) => (one.perSecond > best.perSecond ? one : best));
-  const usual = fastest(usuals);
-  const more = fastest(mores);
+  const headroom = await pairedRounds([bare, (list) => measure(bare, list, SECONDS, CONNECTIONS * 4, Math.min(2, cpus().length))], plain);
+  const fastest = (side: number) => headroom.map((round) => round[side]!).reduce((best, one) => (one.perSecond > best.perSecond ? one : best));
+  const usual = fastest(0);
+  const more = fastest(1);
 
   // The judge measured: the bare server against a second bare server, in the scenarios' paired
   // rounds. Two servers alike should come out at 100%; how far each estimate strays is the
   // machine's noise, which every ratio below carries as well.
   const twin = await startProcess(BARE);
   await measure(twin, plain, 1);
-  const calibration = summarize((await pairedRounds([bare, twin], plain)).map(([one, other]) => [one!, other!] as const));
+  const calibration = summarize(await pairedRounds([bare, twin], plain), 0, 1);
   await stop(twin.child);
 
   const results: Array<{ name: string; floor: string; ratio: Ratio; least: Ratio | null; ofLeast: Ratio | null; failed: number; leastFailed: number; serverBusy: number | null; generatorBusy: number | null; floorBusy: number | null; leastBusy: number | null }> = [];
@@ -433,9 +430,9 @@ async function main() {
     await measure(reference, await requests(), 1);
     const servers = least ? [floor, reference, least] : [floor, reference];
     const rounds = await pairedRounds(servers, requests);
-    const ratio = summarize(rounds.map((round) => [round[0]!, round[1]!] as const));
-    const leastRatio = least ? summarize(rounds.map((round) => [round[0]!, round[2]!] as const)) : null;
-    const ofLeast = least ? summarize(rounds.map((round) => [round[2]!, round[1]!] as const)) : null;
+    const ratio = summarize(rounds, 0, 1);
+    const leastRatio = least ? summarize(rounds, 0, 2) : null;
+    const ofLeast = least ? summarize(rounds, 2, 1) : null;
     const busy = (index: number) => median(rounds.map((round) => round[index]?.serverBusy ?? NaN));
     results.push({
       name: scenario.name, floor: scenario.multipart ? 'bare+busboy' : 'bare', ratio, least: leastRatio, ofLeast,

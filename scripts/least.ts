@@ -10,6 +10,8 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFixture } from '../reference/fixture.js';
+import { formDecoded } from '../reference/http.js';
+import { FLAG_BITS } from '../reference/model.js';
 
 const users = new Map(readFixture().users.map((user, index) => [`Basic ${Buffer.from(`${user.email}:${user.api_key}`).toString('base64')}`, index + 1]));
 
@@ -22,14 +24,12 @@ const profileFields: Fields[] = [];
 const reminders: Fields[] = [];
 const flags: number[] = [];
 const defaults: Fields = {};
-const FLAG_BITS: { [flag: string]: number } = { read: 1, starred: 2, collapsed: 4 };
 
 function formFields(body: string): Map<string, string> {
   const fields = new Map<string, string>();
   for (const pair of body.split('&')) {
     const equals = pair.indexOf('=');
-    const value = pair.slice(equals + 1);
-    if (equals > 0) fields.set(pair.slice(0, equals), value.includes('%') || value.includes('+') ? decodeURIComponent(value.replaceAll('+', ' ')) : value);
+    if (equals > 0) fields.set(pair.slice(0, equals), formDecoded(pair.slice(equals + 1)));
   }
   return fields;
 }
@@ -59,7 +59,7 @@ function answer(request: IncomingMessage, params: Map<string, string>): Fields |
       return { ids };
     }
     case 'POST /api/v1/messages/flags': {
-      const bit = FLAG_BITS[params.get('flag')!]!;
+      const bit = FLAG_BITS[params.get('flag') as keyof typeof FLAG_BITS];
       const add = params.get('op') === 'add';
       const modified: number[] = [];
       for (const message of JSON.parse(params.get('messages')!) as number[]) {
