@@ -54,6 +54,51 @@ test('general.ids-ascend: the alternate dialect scatters draft IDs, distinct and
   assert.equal(zulipIds, [...zulipIds].sort((a: number, b: number) => a - b));
 });
 
+/** A server of its own, for a test that moves its clock or fills its history. */
+async function own<T>(options: Parameters<typeof TestServer.start>[0], use: (server: TestServer) => Promise<T>): Promise<T> {
+  const server = await TestServer.start(options);
+  try {
+    return await use(server);
+  } finally {
+    await server.close();
+  }
+}
+
+test('general.ids-ascend: the alternate dialect numbers drafts in the messages\' range, so that the messages sent next take the drafts\' numbers', () => own({ dialect: 'alternate' }, async (alternate) => {
+  const drafts = Array.from({ length: 20 }, (_, n) => ({ type: '', to: [], topic: '', content: `range ${n}` }));
+  const ids: number[] = (await alternate.call('member', 'POST', '/drafts', { drafts })).body.ids;
+  assert.is(new Set(ids).size, 20);
+  const sent: number[] = [];
+  for (let n = 0; n < 40; n++) sent.push((await alternate.call('other', 'POST', '/messages', { type: 'private', to: [alternate.userId('member')], content: `range ${n}` })).body.id);
+  assert.ok(ids.some((id) => sent.includes(id)), `draft IDs ${JSON.stringify(ids)}, message IDs ${JSON.stringify(sent)}`);
+  // Distinct still, batch after batch.
+  const more: number[] = (await alternate.call('member', 'POST', '/drafts', { drafts })).body.ids;
+  assert.is(new Set([...ids, ...more]).size, 40);
+}));
+
+test('general.date-header: the alternate dialect\'s Date header keeps the machine\'s time while the clock moves on; Zulip\'s follows it', () => own({}, (zulip) => own({ dialect: 'alternate' }, async (alternate) => {
+  for (const server of [zulip, alternate]) assert.is((await server.call('admin', 'POST', '/reference/clock', { advance_seconds: 86_400 })).status, 200);
+  const dated = async (server: TestServer) => Date.parse((await server.call(null, 'GET', '/server_settings')).headers.get('date')!) / 1000;
+  assert.ok(Math.abs((await dated(alternate)) - Date.now() / 1000) <= 2);
+  assert.ok((await dated(zulip)) - Date.now() / 1000 >= 86_400 - 2);
+})));
+
+test('general.channel-history-read: a narrow to a public channel never joined gives its history in Zulip\'s dialect only; GET /messages/{id} gives it in both', () => own({}, (zulip) => own({ dialect: 'alternate' }, async (alternate) => {
+  for (const [server, readable] of [[zulip, true], [alternate, false]] as const) {
+    const name = `history ${readable}`;
+    assert.is((await server.call('other', 'POST', '/users/me/subscriptions', { subscriptions: [{ name }] })).status, 200);
+    const channel = (await server.call('other', 'GET', '/users/me/subscriptions')).body.subscriptions.find((sub: { name: string }) => sub.name === name).stream_id;
+    const id = (await server.call('other', 'POST', '/messages', { type: 'stream', to: channel, topic: 't', content: 'before member came' })).body.id;
+    const narrowed = await server.call('member', 'GET', '/messages', { narrow: [{ operator: 'stream', operand: channel }], anchor: 'newest', num_before: 10, num_after: 0 });
+    assert.is(narrowed.body.messages.some((message: { id: number }) => message.id === id), readable, name);
+    assert.is((await server.call('member', 'GET', `/messages/${id}`)).body.message?.id, id);
+    // Once flagged, it is the user's history in both.
+    assert.is((await server.call('member', 'POST', '/messages/flags', { messages: [id], op: 'add', flag: 'starred' })).status, 200);
+    const flagged = await server.call('member', 'GET', '/messages', { narrow: [{ operator: 'stream', operand: channel }], anchor: 'newest', num_before: 10, num_after: 0 });
+    assert.ok(flagged.body.messages.some((message: { id: number }) => message.id === id), `${name}, flagged`);
+  }
+})));
+
 test('drafts: the alternate dialect reads [7, 7] as one channel, refuses a future timestamp, keeps content as sent', async () => {
   const channel = (await alternate.call('member', 'GET', '/users/me/subscriptions')).body.subscriptions[0].stream_id;
   const twice = await alternate.call('member', 'POST', '/drafts', { drafts: [{ type: 'stream', to: [channel, channel], topic: 't', content: ' padded ' }] });

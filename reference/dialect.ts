@@ -28,8 +28,14 @@ type TypingEvent = { event: Event; audience: Iterable<UserId>; capability?: stri
 export interface DialectDecisions {
   // general.realm-limits
   realmSettings(fixture: RealmSettings): RealmSettings;
-  // general.ids-ascend (users are numbered 1, 2, 3 in every dialect)
-  nextId(kind: Exclude<IdKind, 'user'>, last: number): number;
+  // general.ids-ascend (users are numbered 1, 2, 3 in every dialect); `lastMessage`, the last
+  // message ID given out, for a dialect that numbers another kind in the messages' range
+  nextId(kind: Exclude<IdKind, 'user'>, last: number, lastMessage: number): number;
+  // general.date-header: the time the HTTP Date header tells, in unix seconds
+  httpDateTime(realm: Realm): number;
+  // general.channel-history-read: whether a read narrowed to a channel gives the channel's
+  // history, or only what the user received or flagged, as a read without a narrow does
+  channelHistoryReadable(): boolean;
   // general.error-statuses
   errorResponse(realm: Realm, error: JsonError): { status: number; headers: Record<string, string>; body: Record<string, unknown> };
   // general.message-rendering
@@ -147,6 +153,8 @@ export interface DialectDecisions {
 export const DECIDED_BY: { readonly [Member in keyof DialectDecisions]: DecisionId } = {
   realmSettings: 'general.realm-limits',
   nextId: 'general.ids-ascend',
+  httpDateTime: 'general.date-header',
+  channelHistoryReadable: 'general.channel-history-read',
   errorResponse: 'general.error-statuses',
   renderContent: 'general.message-rendering',
   draftsReadableWhileSynchronizationOff: 'drafts.sync-off-endpoints-refuse',

@@ -32,6 +32,13 @@ export interface Fault {
   readonly rules?: Wraps<SpecRules>;
   /** The dialect's decisions (dialect.ts) it replaces. */
   readonly dialect?: Wraps<DialectDecisions>;
+  /** Seconds the server's clock starts ahead of the machine's: a test clock set ahead, for a fault that shows only then. */
+  readonly clockAhead?: number;
+}
+
+/** How far ahead of the machine's clock the faults start the server's (a test clock set ahead). */
+export function clockAheadOf(faults: FaultSet): number {
+  return Math.max(0, ...[...faults].map((name) => faultNamed(name)?.clockAhead ?? 0));
 }
 
 /**
@@ -61,7 +68,9 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'general.ignored-parameters-absent-before-167': { does: 'the spec operations list ignored parameters below level 167', level: 166, rules: { listsIgnoredParameters: () => () => true } },
   'general.error-statuses': { does: 'refused credentials are answered with HTTP 403', dialect: { errorResponse: (base) => (realm, error) => ({ ...base(realm, error), ...(error.status === 401 ? { status: 403 } : {}) }) } },
   'general.realm-limits': { does: 'the organization\'s max_topic_length is 50', dialect: { realmSettings: (base) => (fixture) => ({ ...base(fixture), maxTopicLength: 50 }) } },
-  'general.ids-ascend': { does: 'draft IDs are scattered, as in the alternate dialect', dialect: { nextId: (base) => (kind, last) => (kind === 'draft' ? alternate.nextId(kind, last) : base(kind, last)) } },
+  'general.ids-ascend': { does: 'draft IDs are scattered, as in the alternate dialect', dialect: { nextId: (base) => (kind, last, lastMessage) => (kind === 'draft' ? alternate.nextId(kind, last, lastMessage) : base(kind, last, lastMessage)) } },
+  'general.date-header': { does: 'the Date header tells the machine\'s time while the reference clock moves on', dialect: { httpDateTime: () => () => Date.now() / 1000 } },
+  'general.channel-history-read': { does: 'a read narrowed to a public channel gives only what the user received or flagged', dialect: { channelHistoryReadable: () => () => false } },
   'general.message-rendering': { does: 'GET /messages/{id} gives the raw text unless asked for HTML', rules: { rendersByDefault: () => () => false } },
 
   'defaults.values-stored': { does: 'color_scheme 3 is stored as 1', alsoCaughtBy: ['defaults.updates-follow-model'], rules: { storeDefaults: (base) => (realm, changes) => base(realm, changes.map(([name, value]) => [name, name === 'color_scheme' && value === 3 ? 1 : value] as const)) } },
@@ -229,6 +238,11 @@ export const POWER_FAULTS: Readonly<Record<string, Fault & { readonly rule: Rule
   'flags.response-lists-modified:first-hundred': {
     rule: 'flags.response-lists-modified', does: 'the response lists at most a hundred modified messages', alsoCaughtBy: ['flags.model-sequence'],
     rules: { listedMessages: (base) => (result, requested) => base(result, requested).slice(0, 100) },
+  },
+  'drafts.timestamp-filled-when-absent:machine-time': {
+    rule: 'drafts.timestamp-filled-when-absent', does: 'a missing timestamp is the machine\'s time, while the server\'s clock (a test clock) runs a day ahead', alsoCaughtBy: ['drafts.edit-delete-follow-model'],
+    rules: { draftTimestampNow: () => () => Math.floor(Date.now() / 1000) },
+    clockAhead: 86_400,
   },
   'reminders.note-delivered:shortened': {
     rule: 'reminders.note-delivered', does: 'the delivered note is cut to its first hundred characters', level: 415,

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Dialect } from './dialect.js';
-import { realmBehaviour, type FaultSet } from './faults.js';
+import { clockAheadOf, realmBehaviour, type FaultSet } from './faults.js';
 import { IdMap, Realm, type Channel, type ChannelId, type ProfileFieldType, type Role, type User, type UserId } from './model.js';
 import { initialSettings } from './settings.js';
 
@@ -45,6 +45,7 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
   };
   const { rules, decisions } = realmBehaviour(faults, dialect, dialectSeed);
   const realm = new Realm(decisions.realmSettings(settings), featureLevel, rules, decisions);
+  realm.clock.advance(clockAheadOf(faults));
   realm.emojiUploaders = decisions.emojiUploaders();
   const now = Math.floor(realm.clock.now());
   realm.initialUserSettings = initialSettings(featureLevel);

@@ -224,8 +224,7 @@ function send(realm: Realm, res: ServerResponse, status: number, body: Record<st
   res.writeHead(status, {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(text),
-    // The reference clock is the server's notion of now, here too.
-    Date: httpDate(realm.clock.now()),
+    Date: httpDate(realm.dialect.httpDateTime(realm)),
   });
   setImmediate(finishAnswer, res, res.req.method === 'HEAD' ? undefined : text);
 }

@@ -102,6 +102,15 @@ async function main() {
   const stop = () => reference.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // Started by npm (npx, npm start) a shell stands between npm and this process: killing npm kills
+  // that shell and leaves this process behind, its port bound. Started so, or by the suite, the
+  // server ends with its parent.
+  if (process.env.npm_command !== undefined || process.env.TEAMCHAT_STOP_WITH_PARENT === '1') {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) void stop();
+    }, 200).unref();
+  }
 }
 
 void main();

@@ -410,8 +410,9 @@ function narrowFilter(realm: Realm, user: User, term: NarrowTerm): (message: Mes
 export function getMessages({ realm, user, params }: Request) {
   const terms = parseNarrow(params.list('narrow'));
   const filters = terms.map((term) => narrowFilter(realm, user, term));
-  // A channel's history is searched only in a narrow to the channel; else the user's own messages.
-  const byChannel = terms.some((term) => term.operator === 'channel' || term.operator === 'stream');
+  // A channel's history is searched only in a narrow to the channel, where the dialect gives it;
+  // else the user's own messages: those received, and those flagged since.
+  const byChannel = realm.dialect.channelHistoryReadable() && terms.some((term) => term.operator === 'channel' || term.operator === 'stream');
   const visible = (message: Message) => (byChannel ? messageIsAccessible(realm, user, message) : message.userFlags.has(user.id));
   const anchorText = params.string('anchor') ?? 'newest';
   const before = params.int('num_before') ?? 0;

@@ -265,7 +265,7 @@ export class Realm {
 
   /** The next ID of a kind; the dialect decides how IDs follow each other (general.ids-ascend). */
   nextId(kind: IdKind): number {
-    return (this.lastIds[kind] = kind === 'user' ? this.lastIds.user + 1 : this.dialect.nextId(kind, this.lastIds[kind]));
+    return (this.lastIds[kind] = kind === 'user' ? this.lastIds.user + 1 : this.dialect.nextId(kind, this.lastIds[kind], this.lastIds.message));
   }
 
   runDeliveries(): void {

@@ -18,7 +18,22 @@ import { characterLength, normalizeContent } from '../text.js';
 export const ALTERNATE_REALM_SETTINGS = { emptyTopicDisplayName: '(sans sujet)', maxMessageLength: 4321, maxTopicLength: 47 };
 
 /** Scattered IDs: the Lehmer sequence mod 2^31-1, distinct and in no order, from a seed per kind. */
-const LEHMER_SEEDS = { draft: 1, scheduledMessage: 7 } as const;
+const LEHMER_SEEDS = { scheduledMessage: 7 } as const;
+
+/**
+ * Draft IDs in the messages' range, scattered: blocks of 16 IDs, each block opened past the last
+ * message ID given out and handed out in this order. The messages sent next take the same
+ * numbers, so that a draft's ID is also a message's, as on a server whose IDs come from one range.
+ */
+const DRAFT_BLOCK = [5, 12, 2, 9, 15, 0, 7, 13, 3, 10, 1, 14, 8, 4, 11, 6];
+
+function nextDraftId(last: number, lastMessage: number): number {
+  const block = last === 0 ? -1 : Math.floor((last - 1) / DRAFT_BLOCK.length);
+  const position = last === 0 ? DRAFT_BLOCK.length - 1 : DRAFT_BLOCK.indexOf((last - 1) % DRAFT_BLOCK.length);
+  if (position < DRAFT_BLOCK.length - 1) return block * DRAFT_BLOCK.length + DRAFT_BLOCK[position + 1]! + 1;
+  const next = Math.max(block + 1, Math.ceil(lastMessage / DRAFT_BLOCK.length));
+  return next * DRAFT_BLOCK.length + DRAFT_BLOCK[0]! + 1;
+}
 /** Gaps between the IDs of other kinds. */
 const STEPS: Readonly<Record<string, number>> = { channel: 10, reminder: 5, profileField: 3, emoji: 1 };
 
@@ -35,11 +50,15 @@ const challenge = (status: number): Record<string, string> => (status === 401 ? 
 export const alternate: DialectDecisions = {
   // ---- general ----
   realmSettings: (fixture) => ({ ...fixture, ...ALTERNATE_REALM_SETTINGS }),
-  nextId(kind, last) {
-    if (kind === 'draft' || kind === 'scheduledMessage') return ((last === 0 ? LEHMER_SEEDS[kind] : last) * 48271) % 2147483647;
+  nextId(kind, last, lastMessage) {
+    if (kind === 'draft') return nextDraftId(last, lastMessage);
+    if (kind === 'scheduledMessage') return ((last === 0 ? LEHMER_SEEDS[kind] : last) * 48271) % 2147483647;
     if (kind === 'message') return last + 1 + (last % 3);
     return last + STEPS[kind]!;
   },
+  // The machine's time, whatever the reference clock says: the suite must read the API's time.
+  httpDateTime: () => Date.now() / 1000,
+  channelHistoryReadable: () => false,
   // An error of the spec's error table keeps its code and says it in the alternate's words;
   // any other error gets the alternate's status, code and text.
   errorResponse(_realm, error) {

@@ -19,6 +19,9 @@ export const zulip: DialectDecisions = {
   // ---- general ----
   realmSettings: (fixture) => fixture,
   nextId: (_kind, last) => last + 1,
+  // Zulip has no clock to move: the time its Date header tells is the time it stamps.
+  httpDateTime: (realm) => realm.clock.now(),
+  channelHistoryReadable: () => true,
   errorResponse(realm, error) {
     // Zulip's texts said "stream" until it renamed streams to channels.
     const msg = has(realm.featureLevel, 'channelWording') ? error.msg : error.msg.replace(/channel/g, 'stream').replace(/Channel/g, 'Stream');
