@@ -116,7 +116,7 @@ export class Lease {
     const id = response.body?.ids?.[0];
     if (response.body?.result !== 'success' || !Number.isInteger(id)) throw new LeaseError(`POST /drafts as ${LEASE_USER} (the lease's claim): ${response.status} ${response.text.slice(0, 200)}`);
     // Gone already (a sweep, the user) is released all the same: cleanedUp takes a refusal in JSON.
-    const step = this.cleanup.atEnd('release the server\'s lease', async () => cleanedUp(await this.client.call(LEASE_USER, 'DELETE', `/drafts/${id}`)), { as: LEASE_USER, method: 'DELETE', path: `/drafts/${id}`, params: {} });
+    const step = this.cleanup.atEnd('release the server\'s lease', async () => cleanedUp(await this.client.call(LEASE_USER, 'DELETE', `/drafts/${id}`)), { as: LEASE_USER, method: 'DELETE', path: `/drafts/${id}`, params: {}, owned: `run ${this.run},` });
     this.claims.push({ id, release: step.now });
   }
 
@@ -171,7 +171,12 @@ export class Lease {
     const claims = await this.readClaims();
     if (!claims.some((claim) => claim.run === this.run)) await this.renew();
     const holder = holderOf(claims, this.live);
-    if (!this.held && (holder === null || holder.run === this.run)) {
+    if (this.held) return { claims, holder };
+    // The wait counts from the first look that found another run holding the lease, whether the
+    // run then waited idle (acquire) or went on with other rules (tryHold).
+    if (holder !== null && holder.run !== this.run) this.waitingSince ??= performance.now();
+    if (this.waitingSince !== null) this.waited.seconds = Math.round((performance.now() - this.waitingSince) / 1000);
+    if (holder === null || holder.run === this.run) {
       this.held = true;
       this.heldFrom = Date.now();
     }
@@ -179,6 +184,7 @@ export class Lease {
   }
 
   private lastTry = 0;
+  private waitingSince: number | null = null;
 
   /** Whether a look at who holds the lease may be had now: the first claim has settled, and the last look is a second old. */
   mayHoldNow(): boolean {
@@ -209,15 +215,11 @@ export class Lease {
     let said = 0;
     for (;;) {
       const { claims, holder } = await this.look();
-      if (this.held || holder === null) {
-        this.waited.seconds += Math.round((performance.now() - started) / 1000);
-        return null;
-      }
+      if (this.held || holder === null) return null;
       if (!this.waited.for.includes(holder.run)) this.waited.for.push(holder.run);
       const seconds = Math.round((performance.now() - started) / 1000);
       if (this.options.interrupted?.()) return `the run was interrupted while another run (${holder.run}) held the server's lease`;
       if (seconds >= this.options.wait) {
-        this.waited.seconds += seconds;
         return `another run (${holder.run}) held the server's lease for ${seconds} s, the longest this run waits (--lease-wait ${this.options.wait})`;
       }
       if (seconds - said >= 10 || said === 0) {

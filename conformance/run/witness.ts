@@ -1,12 +1,21 @@
-// Interference, named: while the run holds the server's lease, event queues watch the state that
-// every client of the target shares. Right after each change the run makes to it, the queue that
-// sees that change is read: the events of the settings the run just sent are the run's own, any
-// other was made by someone else. A check that fails while such a change is seen ends in error
-// with what changed, not in fail.
+// Interference, named, and only interference: while the run holds the server's lease, event queues
+// watch the state that every client of the target shares. What the events show is sorted against
+// the run's own writes since the queue was last read:
+//
+// - a setting the run wrote, at a value it sent: the run's own change;
+// - a setting the run wrote, at a value it did not send: the server's answer to the run's request
+//   (it stored something else), or another client's change in the same moment. The witness
+//   cannot tell which: the rule is run again, and a failure seen again is the server's;
+// - a setting the run did not write, or a profile field the run did not make: another client's
+//   change. A check that fails while one is seen ends in error with what changed, not in fail.
+//
+// In a default run the queue is read after each change the run makes, so that little else happens
+// in between; a smoke run, which keeps a budget of requests, reads only when a check fails.
 
 import type { Client, Exchange, Role } from './client.js';
 import { ROLES } from './client.js';
 import type { Shared } from './harness.js';
+import { sameValue, scopeOf, type Scope } from './put-back.js';
 
 interface Watch {
   readonly as: Role;
@@ -19,10 +28,11 @@ interface Seen {
   readonly what: string;
 }
 
-/** Whether a value an event carries is the one a form sent: a string as it was, anything else as JSON. */
-const sameValue = (sent: string, value: unknown) => sent === (typeof value === 'string' ? value : JSON.stringify(value)) || sent === JSON.stringify(value);
-
-const pathOf = (exchange: Exchange) => new URL(exchange.url).pathname.replace(/^.*\/api\/v1/, '');
+/** What the witness saw of others: their changes, and changes it cannot tell from the server's own. */
+export interface OthersChanges {
+  readonly foreign: string[];
+  readonly unclear: string[];
+}
 
 /**
  * The settings an event says changed, with their values: Zulip's {property, value}, or the keys of
@@ -34,18 +44,27 @@ function changesIn(event: any): Array<[string, unknown]> {
   return carried ? Object.entries(carried as Record<string, unknown>) : [];
 }
 
+const owner = (scope: Scope) => (scope === 'defaults' ? 'the organization\'s default' : `${scope}'s setting`);
+
 export class Witness {
   private watches: Watch[] = [];
   /** The profile fields not made by the run, as last seen. */
   private foreignFields: string | null = null;
   private broken = false;
-  /** Changes someone else made, seen since the check began. */
+  /** Changes someone else made, and changes that may be, seen since the check began. */
   private seen: Seen[] = [];
+  private unclear: Seen[] = [];
+  /** The values the run sent for each setting since the queues were last read (the run's own writes). */
+  private written = new Map<string, Set<string>>();
+  /** The profile fields the run made: found by the IDs its creates were answered with. */
+  private readonly ownFields = new Set<number>();
 
   constructor(
     /** The client that watches: not the run's, so that its requests stay out of the checks' records. */
     private readonly watcher: Client,
     private readonly prefix: string,
+    /** Read the queues after each change the run makes (a default run), or only when a check fails (a smoke run). */
+    private readonly eager = true,
   ) {}
 
   /** Opens the queues that watch the shared state. A target without events has no witness. */
@@ -66,31 +85,32 @@ export class Witness {
   /** A check begins: what was seen before is not its concern. */
   forget(): void {
     this.seen = [];
+    this.unclear = [];
   }
 
-  /**
-   * Given every exchange of the run: after a change it made to the shared state, the events since
-   * are read from the queue that sees it; those of the settings it sent are its own (one each).
-   */
+  /** Given every exchange of the run: notes what it wrote, and in a default run reads what that changed. */
   async see(exchange: Exchange): Promise<void> {
     if (this.broken || exchange.method === 'GET' || typeof exchange.as !== 'string') return;
-    const path = pathOf(exchange);
-    // Profile fields need no read per change: the fields not the run's are compared whenever the queue is read.
-    const whose: Role | null = path === '/realm/user_settings_defaults' ? 'admin' : path === '/settings' ? exchange.as : null;
-    if (whose === null) return;
-    // A refused change sends no event: what others did meanwhile is read after the next accepted one, or at the end.
-    if ((exchange.body as { result?: string } | null)?.result !== 'success') return;
-    // By name and value: a setting sent with the value it had sends no event, so an event of that
-    // name with another value is someone else's.
-    const sent = new Map(exchange.form.map(([name, value]) => [name, value]));
-    const type = path === '/settings' ? 'user_settings' : 'realm_user_settings_defaults';
-    await this.read(whose, (eventType, name, value) => eventType === type && sent.has(name) && sameValue(sent.get(name)!, value) && sent.delete(name));
+    const path = new URL(exchange.url).pathname.replace(/^.*\/api\/v1/, '');
+    const body = exchange.body as { result?: string; id?: unknown } | null;
+    if (exchange.method === 'POST' && path === '/realm/profile_fields' && Number.isInteger(body?.id)) this.ownFields.add(body!.id as number);
+    const scope = scopeOf(exchange.as, exchange.method, path);
+    if (scope === null) return;
+    // Refused or not, what the run sent is its own: a server that applied a refused change did it at the run's request.
+    for (const [name, value] of exchange.form) {
+      const key = `${scope}\u0000${name}`;
+      this.written.set(key, (this.written.get(key) ?? new Set()).add(value));
+    }
+    if (this.eager && body?.result === 'success') await this.readAll();
   }
 
-  /** Reads a queue's new events; each change of a setting that `ours` does not claim is someone else's. */
-  private async read(as: Role, ours: (type: string, name: string, value: unknown) => boolean): Promise<void> {
-    const watch = this.watches.find((candidate) => candidate.as === as);
-    if (!watch) return;
+  private async readAll(): Promise<void> {
+    for (const watch of this.watches) await this.read(watch);
+    this.written = new Map();
+  }
+
+  /** Reads a queue's new events and sorts each change they show: the run's, unclear, or someone else's. */
+  private async read(watch: Watch): Promise<void> {
     const response = await this.watcher.call(watch.as, 'GET', '/events', { queue_id: watch.queue, last_event_id: watch.lastEventId, dont_block: true });
     if (response.body?.result !== 'success' || !Array.isArray(response.body.events)) {
       this.broken = true;
@@ -99,11 +119,13 @@ export class Witness {
     for (const event of response.body.events as any[]) {
       watch.lastEventId = Math.max(watch.lastEventId, Number(event.id));
       if (event.type === 'realm_user_settings_defaults' || event.type === 'user_settings') {
+        const scope: Scope = event.type === 'user_settings' ? watch.as : 'defaults';
+        const shares: Shared = event.type === 'user_settings' ? 'profile users\' settings' : 'organization defaults';
         for (const [name, value] of changesIn(event)) {
-          if (ours(event.type, name, value)) continue;
-          this.seen.push(event.type === 'user_settings'
-            ? { shares: 'profile users\' settings', what: `${watch.as}'s setting ${name} became ${JSON.stringify(value)}, which this run did not set` }
-            : { shares: 'organization defaults', what: `the organization's default ${name} became ${JSON.stringify(value)}, which this run did not set` });
+          const sent = this.written.get(`${scope}\u0000${name}`);
+          if (sent && [...sent].some((one) => sameValue(one, value))) continue;
+          if (sent) this.unclear.push({ shares, what: `${owner(scope)} ${name} became ${JSON.stringify(value)}, which this run's request did not send (it sent ${[...sent].join(', ')}): the server's doing, or another client's at that moment` });
+          else this.seen.push({ shares, what: `${owner(scope)} ${name} became ${JSON.stringify(value)}, which this run did not set` });
         }
       } else if (event.type === 'custom_profile_fields') {
         const now = this.fieldsNotOurs(event.fields);
@@ -115,20 +137,23 @@ export class Witness {
     }
   }
 
+  /** The fields neither made by the run (by the IDs its creates were answered with) nor named with its prefix. */
   private fieldsNotOurs(fields: unknown): string | null {
     if (!Array.isArray(fields)) return null;
-    return JSON.stringify(fields.filter((field) => !String(field?.name).includes(this.prefix)).map((field) => [field.id, field.name, field.hint, field.field_type, field.field_data, field.display_in_profile_summary ?? null]));
+    const ours = (field: any) => this.ownFields.has(field?.id) || String(field?.name).includes(this.prefix) || String(field?.hint).includes(this.prefix);
+    return JSON.stringify(fields.filter((field) => !ours(field)).map((field) => [field.id, field.name, field.hint, field.field_type, field.field_data, field.display_in_profile_summary ?? null]));
   }
 
   /**
-   * The changes to this shared state that someone else made since the check began, each as a
-   * sentence; empty when there were none, or when the target has no events to see them by.
+   * What others changed of this shared state since the check began, each as a sentence, and what
+   * may be another client's or the server's doing; empty when nothing was seen, or when the
+   * target has no events to see it by.
    */
-  async othersChanges(shares: readonly Shared[]): Promise<string[]> {
-    if (this.broken) return [];
-    // What came after the run's last change is no change of the run's.
-    for (const watch of this.watches) await this.read(watch.as, () => false);
-    return [...new Set(this.seen.filter((seen) => shares.includes(seen.shares)).map((seen) => seen.what))];
+  async othersChanges(shares: readonly Shared[]): Promise<OthersChanges> {
+    if (this.broken) return { foreign: [], unclear: [] };
+    await this.readAll();
+    const of = (list: Seen[]) => [...new Set(list.filter((seen) => shares.includes(seen.shares)).map((seen) => seen.what))];
+    return { foreign: of(this.seen), unclear: of(this.unclear) };
   }
 
   async stop(): Promise<void> {
