@@ -6,11 +6,12 @@
 // (the verdict is incomplete); 2: the run could not be made.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { Cleanup, pendingIn } from './run/cleanup.js';
+import { appendTo, Cleanup, pendingIn, type JournalState } from './run/cleanup.js';
+import { putBackNow } from './run/put-back.js';
 import { Client, isLoopback, ROLES, type Credentials, type Role } from './run/client.js';
 import { ProbeFailure, probeTarget } from './run/probe.js';
 import { DEFAULT_RUNS } from './run/harness.js';
@@ -18,15 +19,16 @@ import { PREFIX_FORM, sweep } from './run/sweep.js';
 import { explanation, findRule } from './report/explain.js';
 import { exampleLevel, recordExamples } from './examples.js';
 import { html } from './report/html.js';
-import { consoleSummary, withReplays } from './report/console.js';
+import { consoleSummary, shellWord, withReplays } from './report/console.js';
 import { counted, exitCode, type Report } from './report/json.js';
 import { MergeError, mergeReports } from './report/merge.js';
 import { releaseEveryClaim } from './run/lease.js';
 import { putBackPersonalFlags } from './run/personal-flags.js';
-import { parseShard } from './run/shard.js';
+import { parseShard, pipelineSeed } from './run/shard.js';
 import { junit } from './report/junit.js';
 import { ruleMatcher, runSuite, SUITE_VERSION, type Expectations } from './suite.js';
 import { closest, RULES, type Rule } from './rules.js';
+import { ANNOTATED_BESIDE, ANNOTATED_SPEC } from './spec.js';
 
 class UsageError extends Error {}
 
@@ -143,8 +145,9 @@ function credentialsFrom(profile: Profile): Record<Role, Credentials> {
   const credentials = {} as Record<Role, Credentials>;
   for (const role of ROLES) {
     const name = role.toUpperCase();
-    const email = process.env[`TEAMCHAT_${name}_EMAIL`] ?? profile.users?.[role]?.email;
-    const api_key = process.env[`TEAMCHAT_${name}_API_KEY`] ?? profile.users?.[role]?.api_key;
+    // A variable set empty (a CI input left out) is not set.
+    const email = process.env[`TEAMCHAT_${name}_EMAIL`] || profile.users?.[role]?.email;
+    const api_key = process.env[`TEAMCHAT_${name}_API_KEY`] || profile.users?.[role]?.api_key;
     if (!email || !api_key) throw new UsageError(`no credentials for '${role}': give a --profile or TEAMCHAT_${name}_EMAIL and TEAMCHAT_${name}_API_KEY`);
     credentials[role] = { email, api_key };
   }
@@ -166,7 +169,8 @@ async function startEmbeddedReference(level: number | undefined, dialect: string
   if (level !== undefined) args.push('--feature-level', String(level));
   if (dialect !== undefined) args.push('--dialect', dialect);
   if (dialectSeed !== undefined) args.push('--dialect-seed', String(dialectSeed));
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  // It ends with this process, even one killed outright.
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TEAMCHAT_STOP_WITH_PARENT: '1', ...env } });
   const [url, featureLevel] = await new Promise<[string, number]>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -235,14 +239,17 @@ async function main(): Promise<number> {
   const leaseWait = wholeNumber(values['lease-wait'], 'lease-wait');
   const leaseTtl = wholeNumber(values['lease-ttl'], 'lease-ttl');
   if (leaseTtl !== undefined && leaseTtl < 3) throw new UsageError('--lease-ttl takes at least 3 (seconds): a claim is renewed three times in its life');
-  const seed = wholeNumber(values.seed, 'seed') ?? Math.floor(Math.random() * 2 ** 31);
+  // The shards of one run draw the same cases: in a CI pipeline its ID gives them one seed.
+  const pipeline = shard && values.seed === undefined ? pipelineSeed(process.env) : null;
+  if (shard && values.seed === undefined && pipeline === null) throw new UsageError(`--shard ${shard.index}/${shard.total} needs the seed every shard of the run shares: give each the same --seed N (in GitHub Actions, GitLab CI, Buildkite, CircleCI, Azure Pipelines and Jenkins the pipeline's ID gives it)`);
+  const seed = wholeNumber(values.seed, 'seed') ?? pipeline?.seed ?? Math.floor(Math.random() * 2 ** 31);
   const runs = wholeNumber(values.runs, 'runs') ?? (values.smoke ? 1 : DEFAULT_RUNS);
   if (runs < 1) throw new UsageError('--runs takes at least 1');
   const expectations = values.expect ? readJson<Expectations>(values.expect, 'expectations file') : null;
   if (expectations) checkExpectations(expectations, values.expect!);
   const profile: Profile = values.profile ? readJson<Profile>(values.profile, 'profile') : {};
-  if (values.undo !== undefined) return undo(values.undo, values.target ?? process.env.TEAMCHAT_TARGET ?? profile.base_url, profile, wholeNumber(values.rate, 'rate'));
-  let target = values.target ?? process.env.TEAMCHAT_TARGET ?? profile.base_url;
+  if (values.undo !== undefined) return undo(values.undo, values.target ?? (process.env.TEAMCHAT_TARGET || profile.base_url), profile, wholeNumber(values.rate, 'rate'));
+  let target = values.target ?? (process.env.TEAMCHAT_TARGET || profile.base_url);
   let embedded: EmbeddedReference | null = null;
   const dialect = values['reference-dialect'] ?? 'zulip';
   if (!['zulip', 'alternate', 'random'].includes(dialect)) throw new UsageError('--reference-dialect takes zulip, alternate or random');
@@ -250,6 +257,11 @@ async function main(): Promise<number> {
   // The reference serves the levels the catalog knows: from 1 to the newest a rule names.
   const newest = Math.max(...RULES.flatMap((rule) => [rule.since, ('before' in rule ? rule.before : undefined) ?? 0]));
   if (referenceLevel !== undefined && (referenceLevel < 1 || referenceLevel > newest)) throw new UsageError(`--reference-level takes a feature level from 1 to ${newest}`);
+  if (values.replay !== undefined) {
+    // A path names a case of one property: of one rule, drawn from one seed.
+    const matching = values.only === undefined ? [] : RULES.filter((rule) => ruleMatcher(values.only!)(rule.id));
+    if (values.seed === undefined || matching.length !== 1) throw new UsageError(`--replay ${values.replay} replays one rule's case: give the --seed and an --only that selects that one rule, as the report's replay line does${matching.length > 1 ? ` (--only ${values.only} selects ${matching.length})` : ''}`);
+  }
   if (values.only !== undefined && !RULES.some((rule) => ruleMatcher(values.only!)(rule.id))) {
     const meant = closest(values.only, RULES.map((rule) => rule.id));
     throw new UsageError(`--only ${values.only} matches no rule of the catalog${meant ? ` (did you mean ${meant}?)` : ''}; --list-rules lists them`);
@@ -274,13 +286,22 @@ async function main(): Promise<number> {
   }
   const reportFile = values.json ?? values.junit ?? values.html;
   const journal = values.journal ?? (embedded ? undefined : reportFile ? `${reportFile}.journal.jsonl` : join(tmpdir(), `teamchat-conformance-${Date.now()}.journal.jsonl`));
-  if (journal) process.stdout.write(`teamchat-conformance: what this run changes is written to ${journal} as it goes; if the run is killed, --undo ${journal} puts it back\n`);
+  // Said once the target answered: a run that cannot start says so in one line, and nothing else.
+  const undoCommand = journal && [invokedAs(), '--undo', shellWord(journal), ...(values.profile ? ['--profile', shellWord(values.profile)] : []), ...(values.target ? ['--target', shellWord(values.target)] : [])].join(' ');
+  const checked = embedded ? ` (the embedded reference at feature level ${embedded.featureLevel}, ${dialect} dialect${dialectSeed !== undefined ? ` of seed ${dialectSeed}` : ''})` : '';
+  const started = () => {
+    process.stdout.write(`teamchat-conformance: checking ${target}${checked} with seed ${seed}${pipeline ? ` (from ${pipeline.from}, which every shard of it shares)` : ''}, ${values.smoke ? 'each property\'s boundary cases (a smoke run)' : `${counted(runs, 'random case')} per property besides its boundary cases`}\n`);
+    if (journal) process.stdout.write(`teamchat-conformance: what this run changes is journaled in ${journal} as it goes; if the run is killed, this puts it back${values.profile ? '' : ' (with the same TEAMCHAT_* variables set)'}: ${undoCommand}\n`);
+  };
   let interrupted = false;
-  process.on('SIGINT', () => {
+  // Ctrl-C, or a CI job cancelled (SIGTERM): the run cleans up before it ends.
+  const interrupt = () => {
     if (interrupted) process.exit(130);
     interrupted = true;
     process.stderr.write('\ninterrupted: finishing the current check, then cleaning up (Ctrl-C again to stop at once)\n');
-  });
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
   // Off a terminal, a line at least every five seconds while one rule runs long.
   let current: { id: string; index: number; total: number; since: number } | null = null;
   let skippedDecisions = 0;
@@ -291,8 +312,6 @@ async function main(): Promise<number> {
     process.stdout.write(`  …     ${current.id} [${current.index + 1}/${current.total}] still running after ${Math.round((Date.now() - current.since) / 1000)} s, ${counted(progress(), 'request')} so far\n`);
   }, tick);
   ticker.unref();
-  const checked = embedded ? ` (the embedded reference at feature level ${embedded.featureLevel}, ${dialect} dialect${dialectSeed !== undefined ? ` of seed ${dialectSeed}` : ''})` : '';
-  process.stdout.write(`teamchat-conformance: checking ${target}${checked} with seed ${seed}, ${values.smoke ? 'each property\'s boundary cases (a smoke run)' : `${counted(runs, 'random case')} per property besides its boundary cases`}\n`);
   try {
     const report = await runSuite({
       target, credentials, embedded: embedded !== null, seed, runs, only: values.only ?? null,
@@ -316,6 +335,7 @@ async function main(): Promise<number> {
       interrupted: () => interrupted,
       command: invokedAs(),
       journal,
+      onProbed: started,
       profilePath: values.profile,
       reference: embedded ? { feature_level: embedded.featureLevel, dialect, ...(dialectSeed !== undefined ? { dialect_seed: dialectSeed } : {}) } : null,
       requestCount: (count) => (progress = count),
@@ -340,7 +360,7 @@ async function main(): Promise<number> {
     if (skippedDecisions > 0) process.stdout.write(`  skip  ${skippedDecisions} decisions (Zulip's choices where the spec is silent): run with --decisions to check them, --verbose to list them\n`);
     if (values.json) writeFileSync(values.json, JSON.stringify(withReplays(report), null, 2) + '\n');
     if (values.junit) writeFileSync(values.junit, junit(report));
-    if (values.html) writeFileSync(values.html, html(report));
+    if (values.html) writeHtml(values.html, report);
     process.stdout.write(consoleSummary(report).replace(/^rules: .*$/m, (line) => line.replace(/(\d+) (pass|fail|skip|error)/g, (words, _count, status: string) => paint(status, words))) + '\n');
     if (report.rules.length === 0) {
       process.stderr.write(`no rule matches --only ${values.only}\n`);
@@ -371,12 +391,18 @@ function merge(files: string[], values: { json?: string; junit?: string; html?: 
   }
   if (values.json) writeFileSync(values.json, JSON.stringify(withReplays(report), null, 2) + '\n');
   if (values.junit) writeFileSync(values.junit, junit(report));
-  if (values.html) writeFileSync(values.html, html(report));
+  if (values.html) writeHtml(values.html, report);
   process.stdout.write(`teamchat-conformance: merged ${files.length} shard reports of one run (seed ${report.seed}) into ${outputs.join(', ')}\n`);
   process.stdout.write(consoleSummary(report) + '\n');
   const code = exitCode(report);
   if (code === 3) process.stderr.write(`teamchat-conformance: ${report.summary.error} rule(s) ended in error: the verdict is incomplete (exit 3)\n`);
   return code;
+}
+
+/** The HTML report, with the annotated spec beside it: its links to each rule's place work wherever the folder is opened (a CI artifact too). */
+function writeHtml(file: string, report: Report): void {
+  writeFileSync(file, html(report));
+  copyFileSync(ANNOTATED_SPEC, join(dirname(file), ANNOTATED_BESIDE));
 }
 
 /** --list-rules: the catalog as text, or as JSON to a file (- for stdout). */
@@ -419,13 +445,21 @@ async function explain(id: string): Promise<number> {
   return 0;
 }
 
-/** --undo FILE: puts back what the journal's run left, the last change first, sweeps its prefix, and says what. */
+/**
+ * --undo FILE: puts back what the journal's run left, the last change first, compare-and-set
+ * (put-back.ts), sweeps its prefix, and says what. Each step put back is marked done in the
+ * journal, and a journal with nothing left is marked undone: run again, it changes nothing.
+ */
 async function undo(file: string, given: string | undefined, profile: Profile, rate: number | undefined): Promise<number> {
-  let journal: ReturnType<typeof pendingIn>;
+  let journal: JournalState;
   try {
     journal = pendingIn(file);
   } catch (error) {
     throw new UsageError(`cannot read the journal ${file}: ${(error as Error).message}`);
+  }
+  if (journal.undone !== null) {
+    process.stdout.write(`teamchat-conformance: the journal of run ${journal.run} was undone at ${journal.undone}: nothing is left to put back, and nothing was changed\n`);
+    return 0;
   }
   const target = given ?? journal.target;
   const client = new Client(target, credentialsFrom(profile), { rate: rate ?? (isLoopback(target) ? 0 : 20), timeoutMs: 15_000 });
@@ -433,21 +467,24 @@ async function undo(file: string, given: string | undefined, profile: Profile, r
   try {
     await probeTarget(client, { createUsers: false });
     process.stdout.write(`teamchat-conformance: undoing run ${journal.run} on ${target}${journal.finished ? ' (it finished: only what it could not put back is left)' : ' (it did not finish)'}\n`);
-    for (const { what, request } of journal.pending) {
+    for (const { step, what, request } of journal.pending) {
       const before = cleanup.problems.length;
+      let conflicts: string[] = [];
       await cleanup.now(what, async () => {
-        if ('personalFlags' in request) return putBackPersonalFlags(client, request.personalFlags);
-        const response = await client.call(request.as, request.method, request.path, request.params);
-        // A DELETE of what is gone already (a lease claim released, a swept object) has had its effect.
-        if (request.method === 'DELETE' && response.status === 404) return;
-        if (response.body?.result !== 'success') throw new Error(`${request.method} ${request.path}: ${response.status} ${response.text.slice(0, 200)}`);
+        if ('personalFlags' in request) await putBackPersonalFlags(client, request.personalFlags);
+        else conflicts = await putBackNow(client, request, journal.sent);
       });
-      process.stdout.write(`  ${cleanup.problems.length === before ? 'done' : 'failed'}: ${what}\n`);
+      const failed = cleanup.problems.length > before;
+      if (!failed) appendTo(file, { done: step });
+      cleanup.conflict(...conflicts);
+      process.stdout.write(`  ${failed ? 'failed' : conflicts.length > 0 ? 'left as someone else changed it' : 'done'}: ${what}\n`);
+      for (const conflict of conflicts) process.stdout.write(`    ${conflict}\n`);
     }
     const removed = await sweep(client, cleanup, (text) => text.includes(journal.run));
     for (const what of removed) process.stdout.write(`  removed ${what}\n`);
     for (const problem of cleanup.problems) process.stdout.write(`  problem: ${problem}\n`);
-    process.stdout.write(`${counted(journal.pending.length, 'change')} put back, ${counted(removed.length, 'object')} removed, ${counted(cleanup.problems.length, 'problem')}\n`);
+    if (cleanup.problems.length === 0) appendTo(file, { undone: new Date().toISOString() });
+    process.stdout.write(`${counted(journal.pending.length - cleanup.problems.length, 'change')} put back or found put back, ${counted(cleanup.conflicts.length, 'conflict')} left as someone else made it, ${counted(removed.length, 'object')} removed, ${counted(cleanup.problems.length, 'problem')}${cleanup.problems.length === 0 ? '; the journal is marked undone, so running this again changes nothing' : ''}\n`);
     return cleanup.problems.length > 0 ? 1 : 0;
   } finally {
     await client.close();
@@ -477,7 +514,8 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof UsageError || error instanceof ProbeFailure) {
-      process.stderr.write(`teamchat-conformance: ${(error as Error).message}\n`);
+      // One line, whatever line breaks an answer or a network error put in the message.
+      process.stderr.write(`teamchat-conformance: ${(error as Error).message.trim().replace(/\s*\n\s*/g, ' ')}\n`);
     } else {
       process.stderr.write(`teamchat-conformance: ${(error as Error)?.stack ?? String(error)}\n`);
     }

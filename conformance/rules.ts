@@ -653,6 +653,18 @@ export const RULES = [
     alternate: 'Draft and scheduled message IDs are scattered over 1 to 2^31-2 in no order; message and channel IDs ascend with gaps.',
   },
   {
+    id: 'general.date-header', section: 'Other operations (the HTTP layer, not shown)', severity: 'decision', since: 1,
+    title: 'The HTTP Date header of an answer tells the time the API keeps: with the reference clock moved on, the clock\'s time.',
+    why: 'The spec says nothing of HTTP headers. Zulip has no clock to move: its Date header tells its machine\'s time, which is the time it stamps; the reference keeps the two together, as they are on Zulip.',
+    alternate: 'The Date header tells the machine\'s time however far the reference clock has moved: the suite takes the time from what the API stamps and from the clock\'s answers, never from the Date header (CONTRACT).',
+  },
+  {
+    id: 'general.channel-history-read', section: 'Other operations (GET /messages, not shown)', severity: 'decision', since: 1,
+    title: 'GET /messages narrowed to a public channel gives its messages to a user who never joined it: the channel\'s history.',
+    why: 'Reading messages is outside the spec; Zulip gives the history of a public channel to every member of the organization.',
+    alternate: 'A user\'s history holds only what they received or flagged, whatever the narrow: a message of a channel they never joined is read only by GET /messages/{id} (from level 120), or once they flagged it.',
+  },
+  {
     id: 'general.message-rendering', section: 'Other operations (GET /messages, not shown)', severity: 'decision', since: 1,
     title: 'GET /messages and GET /messages/{id} give content rendered as HTML (a paragraph, `<p>…</p>`) unless apply_markdown=false asks for the raw text.',
     why: 'Reading messages is outside the spec; Zulip renders Markdown by default.',
@@ -669,6 +681,12 @@ const byId = new Map<string, Rule>(RULES.map((rule) => [rule.id, rule]));
 export function ruleById(id: string): Rule | undefined {
   return byId.get(id);
 }
+
+const position = new Map<string, number>(RULES.map((rule, index) => [rule.id, index]));
+
+/** Orders rule results as the catalog lists the rules: every report does, a whole run's and a merged one's alike. */
+export const inCatalogOrder = (a: { readonly id: string }, b: { readonly id: string }): number =>
+  (position.get(a.id) ?? Infinity) - (position.get(b.id) ?? Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Whether the rule describes behaviour a server at this feature level has. */
 export function ruleAppliesAt(rule: Rule, level: number): boolean {
@@ -998,7 +1016,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Versioning', says: 'Behaviours with a feature level appear only from that level.', rules: ['scheduled.channel-type-absent-before-248', 'flags.ignored-channels-absent-before-355', 'fields.flags-at-their-levels', 'reminders.note-absent-before-415', 'defaults.settings-at-their-levels'] },
   { section: 'Versioning', says: 'ignored_parameters_unsupported: settings at 78, settings defaults at 96, every endpoint at 167.', rules: ['general.ignored-parameters-on-settings', 'general.ignored-parameters-listed', 'general.ignored-parameters-absent-before-167'] },
   { section: 'Versioning', says: 'Renames and removals: dense_mode (364), default_view and its escape setting (219), realm_name_in_notifications (168), email_address_visibility (163), twenty_four_hour_time (99).', rules: ['defaults.settings-at-their-levels'] },
-  { section: 'Other operations (used to set up and observe, not shown)', says: 'Reading drafts, scheduled messages, messages; IDs.', rules: ['drafts.edit-delete-follow-model', 'drafts.audience-normalized', 'drafts.negative-timestamp-rejected', 'drafts.sync-off-endpoints-refuse', 'scheduled.listing-shape', 'scheduled.future-timestamp', 'scheduled.topic-normalized', 'general.ids-ascend', 'general.message-rendering'] },
+  { section: 'Other operations (used to set up and observe, not shown)', says: 'Reading drafts, scheduled messages, messages; IDs.', rules: ['drafts.edit-delete-follow-model', 'drafts.audience-normalized', 'drafts.negative-timestamp-rejected', 'drafts.sync-off-endpoints-refuse', 'scheduled.listing-shape', 'scheduled.future-timestamp', 'scheduled.topic-normalized', 'general.ids-ascend', 'general.message-rendering', 'general.date-header', 'general.channel-history-read'] },
 ];
 
 /**

@@ -17,11 +17,14 @@ function specLines(): string[] {
   return spec;
 }
 
-/**
- * A rule's place on the annotated spec (docs/annotated.html, which npm run docs writes and every
- * running reference serves at GET /): this installation's copy.
- */
-export const annotatedLink = (id: string) => `${new URL('../../docs/annotated.html', import.meta.url).href}#rule-${id}`;
+/** The annotated spec (docs/annotated.html, which npm run docs writes and every running reference serves at GET /): this installation's copy. */
+export const ANNOTATED_SPEC = new URL('../../docs/annotated.html', import.meta.url);
+
+/** The name under which an HTML report ships the annotated spec beside itself, so that its links work wherever the two are opened. */
+export const ANNOTATED_BESIDE = 'teamchat-annotated-spec.html';
+
+/** A rule's place on the annotated spec: this installation's copy, or (`beside`) the copy an HTML report ships next to itself. */
+export const annotatedLink = (id: string, beside = false) => `${beside ? ANNOTATED_BESIDE : ANNOTATED_SPEC.href}#rule-${id}`;
 
 /** A heading's anchor as GitHub and most Markdown renderers make it: stable while the heading is. */
 export const slug = (heading: string) => heading.replace(/^#+\s*/, '').toLowerCase().replace(/[^a-z0-9 _-]/g, '').trim().replace(/ /g, '-');

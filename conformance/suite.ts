@@ -10,11 +10,11 @@ import { CHECKS } from './checks/index.js';
 import { applicability, Context, runCheck, startCheck, type Check, type DeferredCheck, type RuleResult } from './run/harness.js';
 import { probeTarget, type Probe } from './run/probe.js';
 import { counted, summarize, type Report } from './report/json.js';
-import { ruleById } from './rules.js';
+import { inCatalogOrder, ruleById } from './rules.js';
 import { specAnchor } from './spec.js';
 import { sweep, sweepProfileFields } from './run/sweep.js';
 import { DEFAULT_LEASE_TTL, DEFAULT_LEASE_WAIT, Lease, LeaseError } from './run/lease.js';
-import { shardOf, type Shard } from './run/shard.js';
+import { shardOf, smokeCostOf, type Shard } from './run/shard.js';
 import { Witness } from './run/witness.js';
 
 export interface Expectations {
@@ -84,6 +84,8 @@ export interface SuiteOptions {
   readonly command?: string;
   /** The profile file named, for replay lines (never its contents). */
   readonly profilePath?: string;
+  /** Called once the target answered the probe: the run has started. */
+  readonly onProbed?: () => void;
   /** Where to write the journal of what the run changes (for --undo), if anywhere. */
   readonly journal?: string;
   /** The embedded reference checked, if any: its level and dialect. */
@@ -95,6 +97,8 @@ export interface SuiteOptions {
   readonly lease?: { readonly ttl?: number; readonly wait?: number };
   /** Only the I-th of N parts of the selected rules (--shard I/N). */
   readonly shard?: Shard;
+  /** The most requests a smoke run makes (SMOKE_BUDGET; Infinity to measure what rules cost). */
+  readonly smokeBudget?: number;
 }
 
 /** The suite's version, from its package.json. */
@@ -125,6 +129,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   const client = new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs, history: options.keepExchanges ? 10_000 : 16 });
   const prefix = runPrefix();
   const cleanup = new Cleanup(client, options.journal ? new Journal(options.journal, prefix, options.target) : null);
+  client.onSend = (as, method, path, form) => cleanup.seeSend(as, method, path, form);
   // The lease and its witness use a client of their own: their requests stay out of the checks' records.
   const coordination = options.embedded ? null : new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs, history: 0 });
   const requests = () => client.count + (coordination?.count ?? 0);
@@ -136,6 +141,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   let swept: string[] = [];
   try {
     probe = await probeTarget(client, { createUsers: options.createUsers ?? false, emojiLimitMib: options.emojiLimitMib, deliveryWait: options.deliveryWait, smoke: options.smoke, deliveries: options.deliveries });
+    options.onProbed?.();
     const context = new Context(client, probe, options, prefix, cleanup);
     const matches = ruleMatcher(options.only);
     const matching = options.shard ? shardOf(CHECKS.filter((check) => matches(check.rule)), options.shard) : CHECKS.filter((check) => matches(check.rule));
@@ -149,11 +155,12 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       let result = first;
       // A rule that could not be checked is tried again; one that passes then is flaky, never a
       // plain pass. A server error is always tried once more, and fails the rule if seen again.
-      for (let retry = 0; result.status === 'error' && (retry < (options.retries ?? 0) || (retry === 0 && result.serverError)) && !options.interrupted?.(); retry++) {
+      // So is a failure the witness could not tell from another client's change: seen again, it is the server's.
+      for (let retry = 0; result.status === 'error' && (retry < (options.retries ?? 0) || (retry === 0 && (result.serverError || result.unclear))) && !options.interrupted?.(); retry++) {
         const again = await runCheck(check, context);
         again.requests += result.requests;
         if (again.status === 'pass') again.flaky = true;
-        if (result.serverError && again.serverError) {
+        if ((result.serverError && again.serverError) || (result.unclear && again.unclear)) {
           again.status = 'fail';
           again.message = `${again.message} (seen again on a retry)`;
         }
@@ -164,8 +171,19 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       options.onResult?.(result);
     };
     const waiting: Array<{ check: Check; deferred: DeferredCheck }> = [];
+    // The budget is the must rules': decisions asked for (--decisions) come on top, each with what it costs.
+    const decided = selected.filter((check) => ruleById(check.rule)!.severity === 'decision' && applicability(ruleById(check.rule)!, check, probe!, options) === null);
+    const budget = (options.smokeBudget ?? SMOKE_BUDGET) + decided.reduce((sum, check) => sum + smokeCostOf(check), 0);
     const run = async (check: Check) => {
       options.onStart?.(check.rule, position.get(check.rule)!, order.length);
+      // A smoke run keeps its budget, clean-up included: a rule that would pass it is not begun.
+      const over = options.smoke ? overBudget(check, requests(), cleanup.pendingCost, budget) : null;
+      if (over !== null && applicability(ruleById(check.rule)!, check, probe!, options) === null) {
+        const result = notChecked(check, over);
+        results.push(result);
+        options.onResult?.(result);
+        return;
+      }
       const started = await startCheck(check, context);
       if ('finish' in started) waiting.push({ check, deferred: started });
       else await conclude(check, started);
@@ -193,7 +211,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     let sharedDone = !lease;
     const runShared = async () => {
       sharedDone = true;
-      const witness = new Witness(coordination!, prefix);
+      const witness = new Witness(coordination!, prefix, !options.smoke);
       client.onExchange = (exchange) => witness.see(exchange);
       await witness.start();
       context.witness = witness;
@@ -244,7 +262,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       const reason = !due ? null : options.interrupted?.() ? 'the run was interrupted before its deliveries were due' : await context.deliveryState.settle!();
       for (const { check, deferred } of waiting) await conclude(check, await deferred.finish(reason));
     }
-    results.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+    results.sort(inCatalogOrder);
   } finally {
     await cleanup.runAll();
     // A target that could not be probed has nothing of the run's.
@@ -293,7 +311,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     },
     rules: results,
     summary: summarize(results),
-    cleanup: { problems: cleanup.problems, swept, left: cleanup.left() },
+    cleanup: { problems: cleanup.problems, swept, left: cleanup.left(), conflicts: cleanup.conflicts },
     requests: requests(),
     transients: client.transients,
     smoke: options.smoke ?? false,
@@ -302,6 +320,36 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     started_at: startedAt,
     suite_version: SUITE_VERSION,
     reference: options.reference ?? null,
+  };
+}
+
+/** A smoke run's requests, at most (CONTRACT: --smoke). */
+export const SMOKE_BUDGET = 1200;
+
+/**
+ * What the end of a run costs, at most: the steps left to put back or remove, the sweep's
+ * listings (what three users have of scheduled messages, drafts, reminders and subscriptions, the
+ * emoji and the profile fields), the witness's queues and the lease's release.
+ */
+const cleanupCost = (pending: number) => pending + 14 + 3 + 2;
+
+/**
+ * Why a rule would take a smoke run past its budget, or null: the requests made so far, what the
+ * clean-up will take, and the most the rule took in smoke runs against the reference (costs.ts).
+ */
+function overBudget(check: Check, spent: number, pending: number, budget: number): string | null {
+  const need = smokeCostOf(check);
+  const left = budget - spent - cleanupCost(pending);
+  if (need <= left) return null;
+  return `not checked: a smoke run makes at most ${budget} requests, clean-up included, and ${spent} were made; this rule takes up to ${need} and the clean-up ${cleanupCost(pending)} (run without --smoke to check it)`;
+}
+
+/** A rule the run did not begin: a skip with the reason, never a pass. */
+function notChecked(check: Check, reason: string): RuleResult {
+  const rule = ruleById(check.rule)!;
+  return {
+    id: check.rule, severity: rule.severity, section: rule.section, title: rule.title, spec: specAnchor(rule),
+    status: 'skip', skipped: 'check', message: reason, counterexample: null, duration_ms: 0, requests: 0,
   };
 }
 

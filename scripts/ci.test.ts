@@ -16,7 +16,7 @@ const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 const action = parse(readFileSync(join(root, 'action.yml'), 'utf8'));
 
 /** The action's run step against a reference, as GitHub runs it: its exit code, output and reports. */
-async function runAction(options: ReferenceOptions, inputs: Record<string, string> = {}, shared?: RunningReference, workspace = mkdtempSync(join(tmpdir(), 'teamchat-action-'))) {
+async function runAction(options: ReferenceOptions, inputs: Record<string, string> = {}, shared?: RunningReference, workspace = mkdtempSync(join(tmpdir(), 'teamchat-action-')), runner: Record<string, string> = {}) {
   const reference = shared ?? await startReference({ port: 0, ...options });
   const output = join(workspace, 'github-output');
   try {
@@ -37,7 +37,7 @@ async function runAction(options: ReferenceOptions, inputs: Record<string, strin
     const step = action.runs.steps.find((candidate: any) => candidate.id === 'run');
     const env = Object.fromEntries(Object.entries(step.env as Record<string, string>).map(([name, value]) => [name, expression(value)]));
     const result = await new Promise<{ code: number; text: string }>((resolve) => {
-      const shell = spawn('bash', ['-e', '-c', expression(step.run)], { cwd: workspace, env: { ...process.env, ...env, GITHUB_OUTPUT: output } });
+      const shell = spawn('bash', ['-e', '-c', expression(step.run)], { cwd: workspace, env: { ...process.env, ...runner, ...env, GITHUB_OUTPUT: output } });
       let text = '';
       shell.stdout.on('data', (chunk) => (text += chunk));
       shell.stderr.on('data', (chunk) => (text += chunk));
@@ -51,7 +51,8 @@ async function runAction(options: ReferenceOptions, inputs: Record<string, strin
 
 test('action.yml: a composite action with the contract\'s inputs, that uploads the reports whatever the outcome', () => {
   assert.is(action.runs.using, 'composite');
-  for (const name of ['target', 'admin-email', 'admin-api-key', 'member-email', 'member-api-key', 'other-email', 'other-api-key']) assert.is(action.inputs[name].required, true, name);
+  // Not required by the action: a merge needs none of them, and a run without them is told so by the suite, in one line.
+  for (const name of ['target', 'admin-email', 'admin-api-key', 'member-email', 'member-api-key', 'other-email', 'other-api-key']) assert.is(action.inputs[name].default, '', name);
   const upload = action.runs.steps.find((step: any) => String(step.uses).startsWith('actions/upload-artifact'));
   assert.is(upload.if, 'always()');
   assert.is(upload.with.path, '${{ github.workspace }}/${{ inputs.reports }}');
@@ -74,19 +75,54 @@ test('the action\'s run step against a broken server: exit 1 and its reports, so
   assert.match(readFileSync(join(run.reports, 'conformance.xml'), 'utf8'), /<failure type="must"/);
 });
 
-test('the action as a matrix of two shards against one server, then the action merging their reports: one report of every rule', async () => {
+test('the README\'s matrix: three shards of one workflow run at once, default arguments, then a merge with no credentials: exit 0, one report of every rule', async () => {
   const reference = await startReference({ port: 0 });
   const workspace = mkdtempSync(join(tmpdir(), 'teamchat-action-'));
+  // What GitHub gives every job of one workflow run.
+  const run = { GITHUB_RUN_ID: '8123456789', GITHUB_RUN_ATTEMPT: '1' };
   try {
-    const shards = await Promise.all(['1/2', '2/2'].map((shard, at) => runAction({}, { shard, reports: `reports-${at + 1}`, args: '--smoke --seed 9' }, reference, workspace)));
+    const shards = await Promise.all(['1/3', '2/3', '3/3'].map((shard, at) => runAction({}, { shard, reports: `teamchat-reports-${at}` }, reference, workspace, run)));
     for (const shard of shards) assert.is(shard.code, 0, shard.text);
-    const merged = await runAction({}, { 'merge-reports': 'reports-*/conformance.json', reports: 'merged' }, reference, workspace);
+    const parts = shards.map((shard) => JSON.parse(readFileSync(join(shard.reports, 'conformance.json'), 'utf8')));
+    assert.is(new Set(parts.map((part) => part.seed)).size, 1, 'the shards of one run share a seed');
+    // The merge job downloads the artifacts into shards/ and passes no credentials.
+    const merged = await runAction({}, { 'merge-reports': 'teamchat-reports-*/conformance.json', reports: 'teamchat-reports', target: '', 'admin-email': '', 'admin-api-key': '', 'member-email': '', 'member-api-key': '', 'other-email': '', 'other-api-key': '' }, reference, workspace, run);
     assert.is(merged.code, 0, merged.text);
     const report = JSON.parse(readFileSync(join(merged.reports, 'conformance.json'), 'utf8'));
-    const parts = shards.map((shard) => JSON.parse(readFileSync(join(shard.reports, 'conformance.json'), 'utf8')));
-    assert.is(report.rules.length, parts[0].rules.length + parts[1].rules.length);
-    assert.equal(report.merged_from.map((shard: { index: number }) => shard.index), [1, 2]);
+    assert.is(report.rules.length, parts.reduce((sum, part) => sum + part.rules.length, 0));
+    assert.equal(report.merged_from.map((shard: { index: number }) => shard.index), [1, 2, 3]);
     assert.match(readFileSync(join(merged.reports, 'conformance.xml'), 'utf8'), /<testsuites name="teamchat-conformance" tests="\d+"/);
+    // Its links to each rule's place on the annotated spec work where the artifact is opened.
+    assert.ok(existsSync(join(merged.reports, 'teamchat-annotated-spec.html')));
+    assert.match(readFileSync(join(merged.reports, 'conformance.html'), 'utf8'), /href="teamchat-annotated-spec\.html#rule-/);
+    assert.not.match(readFileSync(join(merged.reports, 'conformance.html'), 'utf8'), /file:\/\//);
+  } finally {
+    await reference.close();
+  }
+});
+
+test('the GitLab templates: three parallel shards of one pipeline and the merge, as ci/gitlab-ci.yml runs them: exit 0', async () => {
+  const gitlab = parse(readFileSync(join(root, 'ci/gitlab-ci.yml'), 'utf8'));
+  const reference = await startReference({ port: 0 });
+  const project = mkdtempSync(join(tmpdir(), 'teamchat-gitlab-'));
+  const profile = targetProfile(reference.fixture, reference.url);
+  const credentials = Object.fromEntries(Object.entries(profile.users).flatMap(([role, user]) => [[`TEAMCHAT_${role.toUpperCase()}_EMAIL`, user.email], [`TEAMCHAT_${role.toUpperCase()}_API_KEY`, user.api_key]]));
+  /** A job's variables as GitLab gives them: its own over those it extends, $VARIABLES filled in. */
+  const variables = (job: string, given: Record<string, string>) => {
+    const own = { ...gitlab['teamchat-conformance'].variables, ...gitlab[job].variables };
+    return Object.fromEntries(Object.entries(own).map(([name, value]) => [name, String(value).replace(/\$(\w+)/g, (_, variable: string) => given[variable] ?? '')]));
+  };
+  try {
+    const pipeline = { CI_PIPELINE_ID: '77001', CI_PROJECT_DIR: project, CI_NODE_TOTAL: '3' };
+    const shards = await Promise.all([1, 2, 3].map((index) => {
+      const given = { ...pipeline, CI_NODE_INDEX: String(index) };
+      return runScript(project, { ...given, ...variables('.teamchat-conformance-shards', given), ...credentials, TEAMCHAT_TARGET: reference.url });
+    }));
+    for (const shard of shards) assert.is(shard.code, 0, shard.text);
+    const merged = await runScript(project, { ...pipeline, ...variables('.teamchat-conformance-merge', pipeline) });
+    assert.is(merged.code, 0, merged.text);
+    assert.match(merged.text, /merged report of 3 shards in /);
+    assert.ok(existsSync(join(project, 'teamchat-reports/merged/conformance.xml')));
   } finally {
     await reference.close();
   }
@@ -107,7 +143,7 @@ test('the CI script takes the user\'s paths from the user\'s folder, and a run i
   const folder = mkdtempSync(join(tmpdir(), 'teamchat-user-'));
   const unset = await runScript(folder, {});
   assert.is(unset.code, 2, unset.text);
-  assert.match(unset.text.trim(), /^teamchat-conformance: set TEAMCHAT_TARGET to the base URL of the server to check$/);
+  assert.match(unset.text.trim(), /^teamchat-conformance: set TEAMCHAT_TARGET to the base URL of the server to check \(or give a --profile in TEAMCHAT_ARGS\)$/);
   const missing = await runScript(folder, { TEAMCHAT_TARGET: 'http://127.0.0.1:9', TEAMCHAT_EXPECT: 'mine.json' });
   assert.is(missing.code, 2, missing.text);
   assert.match(missing.text, new RegExp(`TEAMCHAT_EXPECT: no file mine\\.json in ${folder}`));
@@ -123,6 +159,24 @@ test('the CI script takes the user\'s paths from the user\'s folder, and a run i
     const unreachable = await runScript(folder, { TEAMCHAT_TARGET: 'http://127.0.0.1:9', TEAMCHAT_ARGS: '--profile profile.json --smoke', TEAMCHAT_REPORTS: 'none' });
     assert.is(unreachable.code, 2, unreachable.text);
     assert.match(unreachable.text, /no report was written \(the run could not be made\)/);
+    // Nothing is left behind by a run that could not be made: no reports folder, no journal.
+    assert.not.ok(existsSync(join(folder, 'none')), 'no empty reports folder');
+    const misused = await runScript(folder, { TEAMCHAT_TARGET: reference.url, TEAMCHAT_ARGS: '--runz 5', TEAMCHAT_REPORTS: 'misused' });
+    assert.is(misused.code, 2, misused.text);
+    assert.not.ok(existsSync(join(folder, 'misused')), 'no empty reports folder after a usage error');
+    // The profile's URL where TEAMCHAT_TARGET is not set; the documented expectations file, the package's.
+    const byProfile = await runScript(folder, { TEAMCHAT_EXPECT: 'fixtures/expectations/zulip.json', TEAMCHAT_ARGS: '--profile profile.json --runs 1 --only typing.event-shape', TEAMCHAT_REPORTS: 'by-profile' });
+    assert.is(byProfile.code, 0, byProfile.text);
+    assert.is(JSON.parse(readFileSync(join(folder, 'by-profile/conformance.json'), 'utf8')).target, reference.url);
+    // A merge that finds no report, or one that fails, says so and claims no merged report.
+    const none = await runScript(folder, { TEAMCHAT_MERGE: 'nowhere-*/conformance.json', TEAMCHAT_REPORTS: 'merged' });
+    assert.is(none.code, 2, none.text);
+    assert.match(none.text, /TEAMCHAT_MERGE: nowhere-\*\/conformance\.json matches no shard report in /);
+    assert.not.match(none.text, /merged report/);
+    const failed = await runScript(folder, { TEAMCHAT_MERGE: 'out/conformance.json', TEAMCHAT_REPORTS: 'merged' });
+    assert.is(failed.code, 2, failed.text);
+    assert.match(failed.text, /the report of a whole run, not of a shard[\s\S]*exit 2; the merge failed, no report was written/);
+    assert.not.ok(existsSync(join(folder, 'merged')), 'no empty reports folder after a failed merge');
   } finally {
     await reference.close();
   }

@@ -75,6 +75,29 @@ test('built by prepare as from git, then npm pack and npm install of the tarball
     reference.kill('SIGTERM');
   }
 
+  // Killing the command that started the server (as a CI job kills `$!`) ends the server too:
+  // npm runs the command through a shell, and npm's SIGTERM reaches only that shell.
+  for (const [command, args, cwd] of [['npx', ['teamchat-reference', '--port', '0'], project], ['npm', ['start', '--', '--port', '0'], copy]] as const) {
+    const started = spawn(command, args, { cwd });
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      started.stdout.on('data', (chunk) => {
+        output += chunk;
+        const match = /http:\/\/[\d.:]+/.exec(output);
+        if (match) resolve(match[0]);
+      });
+      started.once('exit', (code) => reject(new Error(`${command} exited with ${code}: ${output}`)));
+    });
+    started.kill('SIGTERM');
+    await new Promise((resolve) => started.once('exit', resolve));
+    let gone = false;
+    for (let tries = 0; tries < 30 && !gone; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      gone = await fetch(`${url}/api/v1/server_settings`).then(() => false, () => true);
+    }
+    assert.ok(gone, `${command} ${args.join(' ')} was killed, and its server at ${url} still answers`);
+  }
+
   writeFileSync(join(project, 'use.js'), `
     import { checkTarget, RULES } from 'teamchat-conformance';
     import { startReference } from 'teamchat-conformance/reference';

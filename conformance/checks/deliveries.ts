@@ -95,6 +95,7 @@ export async function deliveryProperty<T>(context: Context, arbitrary: fc.Arbitr
       });
     };
     context.client.takeHistory();
+    context.casesRun++;
     const done = predicate(value).then(() => null, (error: unknown) => error ?? new Error('a case failed without an error'));
     const waits = await Promise.race([parking.then(() => true), done.then(() => false)]);
     state.park = null;
@@ -160,7 +161,8 @@ async function sentinelArrives(context: Context, latest: number): Promise<string
   const me = context.probe.users.member.id;
   const token = `${context.prefix}w${context.serial('delivery-wait')}x`;
   const now = await targetNow(context);
-  const at = Math.max(latest, now + 1);
+  // Two seconds on at least: `now` is an estimate, good to a second.
+  const at = Math.max(latest, now + 2);
   context.noteMessage();
   const body = succeeded(await context.call('member', 'POST', '/scheduled_messages', { type: 'private', to: [me], content: `${token} the run's deliveries are due`, scheduled_delivery_timestamp: at }), 'POST /scheduled_messages (a message that shows when the worker has run)');
   const id: number = body.scheduled_message_id;

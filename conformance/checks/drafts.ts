@@ -6,7 +6,7 @@ import type { Role } from '../run/client.js';
 import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { sameJson, SHAPES } from '../run/shape.js';
 import { characterLength, text, topicText } from './generators.js';
-import { createChannel, fetchState, pollEvents, registerQueue, type Queue, type SpecOperation } from './world.js';
+import { createChannel, fetchState, pollEvents, registerQueue, serverStamp, type Queue, type SpecOperation } from './world.js';
 
 export interface DraftInput {
   type: unknown;
@@ -36,7 +36,7 @@ const DAY = 86_400;
  * to a decision (drafts.negative-timestamp-rejected).
  */
 function timestampOf(context: Context) {
-  const now = context.client.serverTime ?? Math.floor(Date.now() / 1000);
+  const now = context.approximateNow();
   // Up to the start of yesterday: the same seed draws the same times all day long.
   return fc.option(fc.integer({ min: 1_000_000_000, max: Math.floor(now / DAY) * DAY - DAY }), { nil: undefined });
 }
@@ -262,17 +262,16 @@ const mustChecks: Check[] = [
   check('drafts.timestamp-filled-when-absent', async (context) => {
     const batch = validBatch(context).map((drafts) => drafts.map(({ timestamp: _, ...draft }) => draft as DraftInput));
     await context.property(batch, async (drafts) => {
-      const before = Date.now() / 1000;
-      const { response, created, createdIds } = await createAndRead(context, drafts);
+      // The time of creation lies between two readings of the target's API time, one before and
+      // one after (the reference clock's answers, or the stamps of messages sent then).
+      const before = await serverStamp(context);
+      const { created, createdIds } = await createAndRead(context, drafts);
       try {
-        // The server's own clock, as its Date header tells it; the local clock if it sends none.
-        const dated = Date.parse(String(response.headers.date ?? '')) / 1000;
-        const now = Number.isFinite(dated) ? dated : before;
-        const slack = Number.isFinite(dated) ? 5 : 120;
+        const after = await serverStamp(context);
         expect(created.length === drafts.length, `${drafts.length} drafts sent, ${created.length} created`);
         for (const { id, timestamp: value } of created) {
           expect(Number.isInteger(value), `draft ${id}: timestamp ${JSON.stringify(value)} is not integer seconds`);
-          expect(Math.abs(value - now) <= slack, `draft ${id}: timestamp ${value} is not the time of creation (${Math.floor(now)} by the server's Date header)`);
+          expect(value >= before && value <= after, `draft ${id}: timestamp ${value} is not the time of creation, which the target's own time puts between ${before} and ${after} (${context.deliveryState.mode === 'clock' ? 'the reference clock\'s answers' : 'the timestamps of messages sent just before and after'})`);
         }
       } finally {
         await removeDrafts(context, createdIds);
@@ -467,25 +466,32 @@ function sendsNoEventProperty(context: Context, setting: Setting) {
 
 /**
  * Whether an event speaks of these drafts: by the name of its type, by a draft's whole content
- * (which carries the run's token), or by one of the drafts' IDs as the value of a draft's ID field
- * (`draft_id`, `draft_ids`, or `id`/`ids` inside the payload). A number elsewhere (a user's, a
- * time, the queue's event ID) is not a draft, and the run's prefix alone is not one of its drafts:
- * an event that lists every custom emoji names those of every run.
+ * (which carries the run's token), or by one of the drafts' IDs where a draft's ID is meant: a
+ * field named for drafts (`draft_id`, `draft_ids`), or `id`/`ids` inside a draft (under such a
+ * field, or anywhere in an event whose type names drafts). A number anywhere else is not a draft:
+ * a message's ID, a user's, a time or the queue's event ID can equal a draft's (a server may number
+ * drafts and messages from one range, and another run's messages reach the same user's queue), and
+ * the run's prefix alone is not one of its drafts: an event that lists every custom emoji names
+ * those of every run.
  */
 export function aboutDrafts(ids: readonly number[], contents: readonly string[], byTypeName = true) {
   const quoted = contents.filter((content) => content.length > 0).map((content) => JSON.stringify(content).slice(1, -1));
   const isDraftId = (value: unknown) => typeof value === 'number' && ids.includes(value);
-  const mentions = (value: unknown, nested: boolean): boolean => {
-    if (Array.isArray(value)) return value.some((item) => mentions(item, nested));
+  const mentions = (value: unknown, inDraft: boolean): boolean => {
+    if (Array.isArray(value)) return value.some((item) => mentions(item, inDraft));
     if (value === null || typeof value !== 'object') return false;
     return Object.entries(value).some(([key, item]) => {
-      const idField = /draft/i.test(key) || (nested && /^ids?$/.test(key));
-      return (idField && (isDraftId(item) || (Array.isArray(item) && item.some(isDraftId)))) || mentions(item, true);
+      const draftField = /draft/i.test(key);
+      const idField = draftField || (inDraft && /^ids?$/.test(key));
+      return (idField && (isDraftId(item) || (Array.isArray(item) && item.some(isDraftId)))) || mentions(item, inDraft || draftField);
     });
   };
   return (event: any): boolean => {
     const text = JSON.stringify(event);
-    return (byTypeName && /draft/i.test(String(event.type))) || quoted.some((content) => text.includes(content)) || mentions(event, false);
+    const typed = /draft/i.test(String(event?.type));
+    // The event's own `id` is the queue's, whatever its type.
+    const { id: _queued, ...payload } = event ?? {};
+    return (byTypeName && typed) || quoted.some((content) => text.includes(content)) || mentions(payload, typed);
   };
 }
 
@@ -554,7 +560,7 @@ const decisionChecks: Check[] = [
       const content = `${context.prefix} time`;
       const { response } = await postAndRemoveCreated(context, [{ type: '', to: [], topic: '', content, timestamp: past }]);
       refusedExactly(response, 'POST /drafts', 'Timestamp must not be negative.');
-      const when = Math.floor(Date.now() / 1000) + ahead;
+      const when = context.approximateNow() + ahead;
       const { at, createdIds } = await createAndRead(context, [{ type: '', to: [], topic: '', content, timestamp: when }]);
       try {
         expect(at(0)?.timestamp === when, `a future timestamp ${when} reads back as ${at(0)?.timestamp}`);

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { Forged, ParamList, Response } from '../run/client.js';
 import { check, expect, noServerError, refused, succeeded, type Check, type Context, type Shared } from '../run/harness.js';
-import { fetchMessage, fetchState, recentMessages, send, type PreparedOperation, type SpecOperation } from './world.js';
+import { advanceClock, createChannel, fetchMessage, fetchState, readConversation, recentMessages, send, targetNow, type PreparedOperation, type SpecOperation } from './world.js';
 
 
 /** The operations a server at the target's level has. */
@@ -200,7 +200,7 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
       const messages = [await send(context, 'other', [context.probe.users.member.id], `${context.prefix} order 1`), await send(context, 'other', [context.probe.users.member.id], `${context.prefix} order 2`)];
       expect(ascending(messages), `message IDs in the order sent: ${JSON.stringify(messages)}`);
       if (context.level < 173) return;
-      const at = Math.floor(Date.now() / 1000) + 40 * 86_400;
+      const at = (await targetNow(context)) + 40 * 86_400;
       const scheduled: number[] = [];
       for (const n of [1, 2]) {
         const body = succeeded(await context.call('member', 'POST', '/scheduled_messages', { type: 'private', to: [context.probe.users.member.id], content: `${context.prefix} order ${n}`, scheduled_delivery_timestamp: at }), 'POST /scheduled_messages');
@@ -208,6 +208,22 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
       }
       for (const id of scheduled) await context.cleanup.request(`delete scheduled message ${id}`, () => context.call('member', 'DELETE', `/scheduled_messages/${id}`));
       expect(ascending(scheduled), `scheduled message IDs in the order made: ${JSON.stringify(scheduled)}`);
+    }),
+
+    check('general.date-header', async (context) => {
+      // An hour on, delivering what came due as the worker would: the Date header tells that time.
+      const now = await advanceClock(context, 3600);
+      const response = await context.call(null, 'GET', '/server_settings');
+      const dated = Date.parse(String(response.headers.date ?? '')) / 1000;
+      expect(Number.isFinite(dated), `GET /server_settings has no Date header: ${JSON.stringify(response.headers.date)}`);
+      expect(Math.abs(dated - now) <= 5, `the Date header tells ${new Date(dated * 1000).toISOString()}, the reference clock ${new Date(now * 1000).toISOString()}`);
+    }, ['reference-clock']),
+
+    check('general.channel-history-read', async (context) => {
+      const channel = await createChannel(context, 'history', ['other']);
+      const id = await send(context, 'other', channel, `${context.prefix} history`, 'history');
+      const read = await readConversation(context, 'member', { channel: channel.id, topic: 'history' }, 10);
+      expect(read.some((message) => message.id === id), `GET /messages narrowed to ${channel.name}, a public channel member never joined, does not give its message ${id}: ${JSON.stringify(read.map((message) => message.id))}`);
     }),
 
     check('general.message-rendering', async (context) => {

@@ -2,7 +2,7 @@
 // event queues. Below every area module; no area imports another.
 
 import type { Caller, ParamList, Role } from '../run/client.js';
-import { expect, succeeded, type Capability, type Context } from '../run/harness.js';
+import { expect, noServerError, succeeded, Unobservable, type Capability, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
 
 export interface Channel {
@@ -23,6 +23,7 @@ export async function createChannel(context: Context, suffix: string, subscriber
   const name = `${context.prefix}-${suffix}`;
   const channel = await subscribeTo(context, subscribers[0]!, name, inviteOnly);
   context.putBack(`archive channel ${name}`, { as: 'admin', method: 'DELETE', path: `/streams/${channel.id}`, params: {} });
+  context.cleanup.leftBehind(`channels, archived (the API deletes no channel: each is named ${context.prefix}-…)`);
   for (const role of subscribers.slice(1)) await subscribeTo(context, role, name);
   return channel;
 }
@@ -31,8 +32,17 @@ export async function send(context: Context, as: Role, to: Channel | number[], c
   const params = Array.isArray(to) ? { type: 'private', to, content } : { type: 'stream', to: to.id, topic, content };
   const body = succeeded(await context.call(as, 'POST', '/messages', params), 'POST /messages', SHAPES.sent);
   context.noteMessage(body.id);
+  const where = sentTo.get(context) ?? new Map<number, Sent>();
+  sentTo.set(context, where);
+  where.set(body.id, Array.isArray(to) ? { participants: [...new Set([context.probe.users[as].id, ...to])] } : { channel: to.id, topic });
   return body.id;
 }
+
+/** Where a message the run sent went: a channel and topic, or the people of a direct conversation. */
+type Sent = { readonly channel: number; readonly topic: string } | { readonly participants: readonly number[] };
+
+/** Where each message the run sent went, so that a read below level 120 narrows to its conversation. */
+const sentTo = new WeakMap<Context, Map<number, Sent>>();
 
 export interface Queue {
   readonly id: string;
@@ -102,17 +112,28 @@ export async function readConversation(context: Context, as: Role, where: Conver
 
 /**
  * One message as the user sees it, flags included. GET /messages/{id} gives the message object
- * from Zulip's level 120 (its raw content only before): below, the message is read at its ID as
- * an anchor.
+ * from Zulip's level 120 (its raw content only before): below, the message is read at its ID as an
+ * anchor, in its conversation where the run sent it. Reading is not an operation of the spec: a
+ * message the target does not give this way is an observation missing (Unobservable, a skip with
+ * its reason), never the server's failure. A server may keep in a user's history only what they
+ * received or flagged, and read it only so.
  */
 export async function fetchMessage(context: Context, as: Role, id: number, params: { apply_markdown?: boolean } = {}): Promise<any> {
   if (context.level >= 120) {
-    const body = succeeded(await context.call(as, 'GET', `/messages/${id}`, params), `GET /messages/${id}`);
-    expect(body.message && typeof body.message === 'object', `GET /messages/${id} gives no message object: ${JSON.stringify(body).slice(0, 300)}`);
-    return body.message;
+    const response = await context.call(as, 'GET', `/messages/${id}`, params);
+    noServerError(response, `GET /messages/${id}`);
+    if (response.body?.result !== 'success' || response.body.message === null || typeof response.body.message !== 'object') {
+      throw new Unobservable(`GET /messages/${id} as ${as} does not give the message (${response.status} ${JSON.stringify(response.body ?? response.text).slice(0, 200)}): reading messages is not an operation of the spec, so what the rule needed of it could not be observed`);
+    }
+    return response.body.message;
   }
-  const found = (await readMessages(context, as, { anchor: id, num_before: 0, num_after: 0, apply_markdown: params.apply_markdown ?? true })).find((message) => message.id === id);
-  expect(found, `GET /messages with anchor ${id} does not give message ${id}`);
+  const where = sentTo.get(context)?.get(id);
+  const me = context.probe.users[as].id;
+  const narrow = where === undefined ? undefined : 'channel' in where
+    ? [{ operator: 'stream', operand: where.channel }, { operator: 'topic', operand: where.topic }]
+    : [{ operator: context.level >= 177 ? 'dm' : 'pm-with', operand: where.participants.length > 1 ? where.participants.filter((user) => user !== me) : where.participants }];
+  const found = (await readMessages(context, as, { narrow, anchor: id, num_before: 0, num_after: 0, apply_markdown: params.apply_markdown ?? true })).find((message) => message.id === id);
+  if (!found) throw new Unobservable(`GET /messages at its ID as an anchor${narrow ? ', narrowed to its conversation,' : ''} does not give message ${id} to ${as}, and below level 120 there is no GET /messages/{id}: the target keeps this message out of the user's history, so what the rule needed of it could not be observed`);
   return found;
 }
 
@@ -186,14 +207,34 @@ export interface PreparedOperation {
 }
 
 // ---- Time ---------------------------------------------------------------------------------------
+//
+// The target's time is its API's: what the reference clock answers where the target has one, else
+// the timestamp the target puts on a message the run sends. Never the HTTP Date header, which a
+// server need not keep in step with its API's clock (a test clock moved ahead leaves it behind).
 
 /**
- * The target's now, from the Date header of its latest answer (the reference clock's, on the
- * reference); a target that sends no Date header is taken to run on this machine's time.
+ * The target's now as its API states it, read now: the reference clock's answer, or the timestamp
+ * of a direct message member sends itself. Costs a request or two; `targetNow` is the cheap estimate.
+ */
+export async function serverStamp(context: Context): Promise<number> {
+  if (context.deliveryState.mode === 'clock') return advanceClock(context, 0);
+  const me = context.probe.users.member.id;
+  const id = await send(context, 'member', [me], `${context.prefix}t${context.serial('time')}x the target's time`);
+  const stamped = (await fetchMessage(context, 'member', id)).timestamp;
+  expect(Number.isInteger(stamped), `message ${id} has no integer timestamp: ${JSON.stringify(stamped)}`);
+  // The stamp is whole seconds: the target's time was somewhere in the second after it.
+  context.timeOffset = stamped + 0.5 - Date.now() / 1000;
+  return stamped;
+}
+
+/**
+ * The target's now, estimated: its API's time as last read (serverStamp, or a clock answer), moved on
+ * by this machine's clock since. Another run may have moved a reference clock meanwhile: where a
+ * check needs the exact now, it reads serverStamp.
  */
 export async function targetNow(context: Context): Promise<number> {
-  if (context.client.serverTime === null) await context.call(null, 'GET', '/server_settings');
-  return context.client.serverTime ?? Math.floor(Date.now() / 1000);
+  if (context.timeOffset === null) await serverStamp(context);
+  return context.approximateNow();
 }
 
 /** Moves the target's clock (CONTRACT: POST /reference/clock); returns the new now. */
@@ -202,6 +243,6 @@ export async function advanceClock(context: Context, seconds: number, deliver = 
   context.noteMessage();
   const body = succeeded(await context.call('admin', 'POST', '/reference/clock', { advance_seconds: seconds, deliver }), 'POST /reference/clock');
   expect(Number.isInteger(body.now), `POST /reference/clock: no now: ${JSON.stringify(body)}`);
+  context.timeOffset = body.now - Date.now() / 1000;
   return body.now;
 }
-

@@ -52,7 +52,7 @@ export function withReplays(report: Report): Report {
   return { ...report, rules: report.rules.map((rule) => (rule.status === 'fail' && rule.counterexample ? { ...rule, counterexample: { ...rule.counterexample, replay: replayCommand(report, rule) } } : rule)) };
 }
 
-const shellWord = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+export const shellWord = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
 
 /**
  * How to give the curl lines their credentials, which they read from TEAMCHAT_* variables: from
@@ -100,6 +100,9 @@ export function consoleSummary(report: Report): string {
   }
   // The embedded reference ends with the run: nothing of it is left anywhere.
   if ((report.cleanup.left ?? []).length > 0 && !report.reference) lines.push('', `left on the target (the API cannot delete them): ${report.cleanup.left!.join('; ')}`);
+  if ((report.cleanup.conflicts ?? []).length > 0) {
+    lines.push('', 'changed by someone else since the run changed it, so left as they made it:', ...report.cleanup.conflicts!.map((conflict) => `  ${conflict}`));
+  }
   if (report.cleanup.problems.length > 0) {
     // One line each: a problem's text may carry an error page's line breaks.
     lines.push('', 'cleanup problems (not rule results):', ...report.cleanup.problems.map((problem) => `  ${problem.trim().replace(/\s*\n\s*/g, ' ')}`));

@@ -3,7 +3,7 @@
 // and one that fails, taken from the reference run without and with the rule's seeded fault.
 
 import { answerLine, curlLine, type Exchange } from '../run/client.js';
-import { RULES, type Rule } from '../rules.js';
+import { closest, RULES, type Rule } from '../rules.js';
 import { annotatedLink, specStatement } from '../spec.js';
 
 const levels = (rule: Rule) => (rule.before !== undefined ? `feature levels ${rule.since} to ${rule.before - 1}` : `feature level ${rule.since} and above`);
@@ -47,8 +47,13 @@ export interface Examples {
 export function findRule(id: string): Rule | string {
   const rule = (RULES as readonly Rule[]).find((candidate) => candidate.id === id);
   if (rule) return rule;
-  const near = (RULES as readonly Rule[]).filter((candidate) => candidate.id.includes(id) || id.includes(candidate.id.split('.')[0]!)).map((candidate) => candidate.id).slice(0, 12);
-  return `no rule ${JSON.stringify(id)}${near.length ? `; rules that look like it: ${near.join(', ')}` : ''}`;
+  const ids = (RULES as readonly Rule[]).map((candidate) => candidate.id);
+  // One close match is named alone, as --only names it; else the few that contain what was typed.
+  const meant = closest(id, ids);
+  if (meant) return `no rule ${JSON.stringify(id)} (did you mean ${meant}?); --list-rules lists them`;
+  const containing = ids.filter((candidate) => id.length >= 3 && candidate.includes(id));
+  const shown = containing.slice(0, 5);
+  return `no rule ${JSON.stringify(id)}${shown.length ? `; rules that contain it: ${shown.join(', ')}${containing.length > shown.length ? ` and ${containing.length - shown.length} more` : ''}` : ''}; --list-rules lists them`;
 }
 
 export function explanation(rule: Rule, examples: Examples | null): string {

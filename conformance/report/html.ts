@@ -51,7 +51,7 @@ function failure(report: Report, rule: RuleResult): string {
     return `<div><pre class="curl">${escape(request)}</pre><button class="copy" type="button">copy</button></div>${exchange ? `<pre class="answer">${escape(answerLine(exchange))}</pre>` : ''}`;
   }).join('\n') ?? '';
   return `<section class="failure" id="${escape(rule.id)}">
-  <h3><span class="status ${rule.status}">${rule.expected ? 'xfail' : rule.status}</span> <code>${escape(rule.id)}</code> <span class="muted">(${escape(rule.severity)}, ${escape(rule.section)})</span> <a class="muted" href="${escape(annotatedLink(rule.id))}">on the annotated spec</a></h3>
+  <h3><span class="status ${rule.status}">${rule.expected ? 'xfail' : rule.status}</span> <code>${escape(rule.id)}</code> <span class="muted">(${escape(rule.severity)}, ${escape(rule.section)})</span> <a class="muted" href="${escape(annotatedLink(rule.id, true))}">on the annotated spec</a></h3>
   <p>${escape(rule.title)}</p>
   <p><strong>${escape(rule.message)}</strong></p>
   ${example?.input ? `<p>Counterexample:</p><pre>${escape(example.input)}</pre>` : ''}
@@ -64,7 +64,7 @@ export function html(report: Report): string {
   const s = report.summary;
   const areas = [...new Set(report.rules.map((rule) => rule.id.split('.')[0]!))];
   const problems = report.rules.filter((rule) => rule.status === 'fail' || rule.status === 'error');
-  const row = (rule: RuleResult) => `<tr data-status="${rule.status}"><td class="status ${rule.status}">${rule.expected ? 'xfail' : rule.flaky ? 'flaky' : rule.status}</td><td>${rule.status === 'fail' || rule.status === 'error' ? `<a href="#${escape(rule.id)}"><code>${escape(rule.id)}</code></a>` : `<code>${escape(rule.id)}</code>`}</td><td>${escape(rule.severity)}</td><td>${escape(rule.status === 'skip' ? rule.message : rule.title)} <a class="muted" href="${escape(annotatedLink(rule.id))}">spec</a></td><td class="muted">${rule.requests}</td></tr>`;
+  const row = (rule: RuleResult) => `<tr data-status="${rule.status}"><td class="status ${rule.status}">${rule.expected ? 'xfail' : rule.flaky ? 'flaky' : rule.status}</td><td>${rule.status === 'fail' || rule.status === 'error' ? `<a href="#${escape(rule.id)}"><code>${escape(rule.id)}</code></a>` : `<code>${escape(rule.id)}</code>`}</td><td>${escape(rule.severity)}</td><td>${escape(rule.status === 'skip' ? rule.message : rule.title)} <a class="muted" href="${escape(annotatedLink(rule.id, true))}">spec</a></td><td class="muted">${rule.requests}</td></tr>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>teamchat-conformance: ${escape(report.target)}</title><style>${STYLE}</style></head>

@@ -15,9 +15,12 @@ export interface Report {
   rules: RuleResult[];
   /** Rules by outcome; a failure the expectations file lists counts as xfail, not fail. */
   summary: Summary;
-  /** Problems removing what the run created; never a rule result. */
-  /** problems: what could not be cleaned up; swept: leftovers of earlier runs removed; left: what the API can only deactivate or archive. */
-  cleanup: { problems: string[]; swept: string[]; left?: string[] };
+  /**
+   * problems: what could not be cleaned up; swept: leftovers of earlier runs removed; left: what the
+   * API cannot remove, or can only deactivate or archive; conflicts: what someone else changed after
+   * the run did, left as they made it.
+   */
+  cleanup: { problems: string[]; swept: string[]; left?: string[]; conflicts?: string[] };
   requests: number;
   /** Resets, timeouts and gateway errors met (retried where the request was idempotent). */
   transients: number;

@@ -2,7 +2,7 @@
 // if one run had made it: every rule once, in the catalog's order, the summary counted again,
 // requests and cleanup added up, the exit code of the whole (Playwright's merge-reports).
 
-import { RULES } from '../rules.js';
+import { inCatalogOrder } from '../rules.js';
 import { summarize, type Report } from './json.js';
 
 export class MergeError extends Error {}
@@ -28,8 +28,7 @@ export function mergeReports(reports: readonly Report[], files: readonly string[
   }
   const missing = Array.from({ length: total }, (_, at) => at + 1).filter((index) => !indices.includes(index));
   if (missing.length > 0) throw new MergeError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${total}`).join(', ')} missing: a merged report of part of a run would pass what was never checked`);
-  const order = new Map(RULES.map((rule, at) => [rule.id as string, at]));
-  const rules = reports.flatMap((report) => report.rules).sort((a, b) => (order.get(a.id) ?? Infinity) - (order.get(b.id) ?? Infinity) || a.id.localeCompare(b.id));
+  const rules = reports.flatMap((report) => report.rules).sort(inCatalogOrder);
   const twice = rules.find((rule, at) => at > 0 && rules[at - 1]!.id === rule.id);
   if (twice) throw new MergeError(`the rule ${twice.id} is in two shards' reports: the shards were not made with the same options`);
   const unique = <T>(items: T[]) => [...new Set(items)];
@@ -45,6 +44,7 @@ export function mergeReports(reports: readonly Report[], files: readonly string[
       problems: unique(reports.flatMap((report) => report.cleanup.problems)),
       swept: unique(reports.flatMap((report) => report.cleanup.swept)),
       left: reports.flatMap((report) => report.cleanup.left ?? []),
+      conflicts: unique(reports.flatMap((report) => report.cleanup.conflicts ?? [])),
     },
     requests: reports.reduce((sum, report) => sum + report.requests, 0),
     transients: reports.reduce((sum, report) => sum + report.transients, 0),

@@ -103,14 +103,14 @@ export class Client {
   private history: Exchange[] = [];
   /** Every exchange of the run, for the request count. */
   count = 0;
-  /** The target's time in seconds, from the Date header of its latest answer; null before any. */
-  serverTime: number | null = null;
   /** Set while cleaning up: DELETE is then retried like GET (its second answer may be "does not exist", which cleanup ignores). */
   cleaningUp = 0;
   /** Transient faults met, retried or not. */
   transients = 0;
   /** Awaited after every exchange, before the call returns (the witness of shared state reads what each change of the run sent). */
   onExchange: ((exchange: Exchange) => Promise<void>) | null = null;
+  /** Told of every request before it is sent (the journal keeps the settings the run writes, in case it is killed before the answer). */
+  onSend: ((as: Caller, method: string, path: string, form: ReadonlyArray<readonly [string, string]>) => void) | null = null;
 
   constructor(
     readonly baseUrl: string,
@@ -126,6 +126,22 @@ export class Client {
       bodyTimeout: options.timeoutMs,
       connectTimeout: options.timeoutMs,
     });
+  }
+
+  private taps: Exchange[][] = [];
+
+  /** Keeps every exchange from now until `stop`, beside the recording and the history. */
+  tap(): { stop: () => Exchange[] } {
+    const tapped: Exchange[] = [];
+    this.taps.push(tapped);
+    return { stop: () => (this.taps = this.taps.filter((other) => other !== tapped), tapped) };
+  }
+
+  /** Exchanges made before, shown again where a recording or the history is kept (results shared between rules). */
+  showAgain(exchanges: readonly Exchange[]): void {
+    this.recording?.push(...exchanges);
+    this.history.push(...exchanges);
+    this.history.splice(0, Math.max(0, this.history.length - (this.options.history ?? 16)));
   }
 
   startRecording(): Exchange[] {
@@ -149,6 +165,7 @@ export class Client {
   /** A call to the API as one of the profile's users, with forged credentials, or without any (null). */
   async call(as: Caller, method: string, path: string, params: ParamList = {}, options: { readonly multipart?: boolean } = {}): Promise<Response> {
     const form = encodeForm(params);
+    this.onSend?.(as, method, path, form);
     const multipart = options.multipart === true || Object.values(params).some(isFile);
     const apiPath = path.startsWith('/reference/') ? path : `/api/v1${path}`;
     const query = method === 'GET' && form.length > 0 ? `?${new URLSearchParams(form as [string, string][])}` : '';
@@ -201,8 +218,6 @@ export class Client {
         }
         throw new TransientError(`${method} ${path}: a gateway answered ${response.status}${idempotent ? ` ${attempt + 1} times` : ' (not retried: the request may have taken effect)'}`);
       }
-      const date = Date.parse(String(response.headers.date ?? ''));
-      if (Number.isFinite(date)) this.serverTime = Math.floor(date / 1000);
       if (response.status === 429 && attempt < 5) {
         await sleep(retryAfterMs(response));
         continue;
@@ -214,6 +229,7 @@ export class Client {
       // Not enumerable: a JSON report keeps the description of a file, not its bytes.
       if (files) Object.defineProperty(exchange, 'files', { value: files, enumerable: false });
       this.recording?.push(exchange);
+      for (const tapped of this.taps) tapped.push(exchange);
       await this.onExchange?.(exchange);
       this.history.push(exchange);
       if (this.history.length > (this.options.history ?? 16)) this.history.shift();

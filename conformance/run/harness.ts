@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { ruleAppliesAt, ruleById, type Rule, type RuleId } from '../rules.js';
 import { Client, HarnessError, ServerError, TransientError, curlLine, type Caller, type Exchange, type Response } from './client.js';
-import type { Cleanup, PutBack } from './cleanup.js';
+import type { Cleanup } from './cleanup.js';
+import { putBackNow, type PutBack } from './put-back.js';
 import type { Probe } from './probe.js';
 import { mismatch, type Shape } from './shape.js';
 import { putBackPersonalFlags, type PersonalFlags } from './personal-flags.js';
@@ -55,6 +56,8 @@ export interface RuleResult {
   resynced?: number;
   /** Changes to the shared state that another client made while the check ran, which turned its failure into an error. */
   interference?: string[];
+  /** Changes to settings the check wrote, at values it did not send: the server's, or another client's; the rule is run again. */
+  unclear?: string[];
 }
 
 export class Violation extends Error {
@@ -70,6 +73,13 @@ export class Skip extends Error {}
 
 /** The target's configuration leaves nothing for the rule to observe (as emoji.upload-access where every user may upload). */
 export class NotConfigured extends Skip {}
+
+/**
+ * A read the target does not answer, through an endpoint outside the spec (GET /messages on a
+ * server that keeps only what a user received): the observation is missing, and the rule skips
+ * with the reason where it has nothing else to judge by. Never the server's failure.
+ */
+export class Unobservable extends Skip {}
 
 /**
  * What a check needs of the target. `deliveries`: scheduled messages and reminders can be seen
@@ -170,11 +180,22 @@ export class Context {
     return this.probe.featureLevel;
   }
 
+  /** The target's API time minus this machine's, in seconds, as last read (world.ts: serverStamp); null before. */
+  timeOffset: number | null = null;
+
+  /** The target's now as last read, moved on by this machine's clock; this machine's time before any reading. */
+  approximateNow(): number {
+    return Math.floor(Date.now() / 1000 + (this.timeOffset ?? 0));
+  }
+
   /** Of the check that runs: cases dropped, and models read again, after transient faults. */
   transientCost = { dropped: 0, resynced: 0 };
 
   /** Of the check that runs: the cases its properties took, boundaries and random ones. */
   casesTaken = { boundary: 0, random: 0 };
+
+  /** Of the check that runs: the cases its properties ran (with --replay, those its path named). */
+  casesRun = 0;
 
   /**
    * The random cases of a property: --runs, so that --runs raises the power of every property;
@@ -192,7 +213,7 @@ export class Context {
   }
 
   /** The messages the run made (sent, or delivered for it), whose personal flags it puts back at the end. */
-  private runMessages: number[] | null = null;
+  private runMessages: Set<number> | null = null;
 
   /**
    * Notes a message the run made. At the end of the run the users of the profile find it as a
@@ -200,20 +221,22 @@ export class Context {
    */
   noteMessage(id?: number): void {
     if (this.runMessages === null) {
-      this.runMessages = [];
+      this.runMessages = new Set();
       const flags: PersonalFlags = { prefix: this.prefix, startMessageId: this.probe.startMessageId, profile: Object.values(this.probe.users).map((user) => user.id) };
       // Journaled, so that --undo puts them back after a run killed outright.
-      this.cleanup.atEnd('put back the personal flags on the run\'s messages', () => putBackPersonalFlags(this.client, flags, new Set(this.runMessages)), { personalFlags: flags });
+      this.cleanup.atEnd('put back the personal flags on the run\'s messages', () => putBackPersonalFlags(this.client, flags, this.runMessages!), { personalFlags: flags });
     }
-    if (id !== undefined) this.runMessages.push(id);
+    if (id === undefined || this.runMessages.has(id)) return;
+    this.runMessages.add(id);
+    this.cleanup.leftBehind(`messages, sent or delivered by the run (the API deletes no message: each carries ${this.prefix} or came from a bot after message ${this.probe.startMessageId ?? 'the run began'}; the profile users find them read, not starred, not collapsed)`);
   }
 
-  /** At the end of the run, puts a change back with this request; the journal keeps it until then. */
+  /**
+   * At the end of the run, puts a change back with this request, compare-and-set (put-back.ts):
+   * a setting only where it still holds a value the run sent. The journal keeps it until then.
+   */
   putBack(what: string, request: PutBack): void {
-    this.cleanup.atEnd(what, async () => {
-      const response = await this.call(request.as, request.method, request.path, request.params);
-      if (response.body?.result !== 'success') throw new Error(`${request.method} ${request.path}: ${response.status} ${response.text.slice(0, 200)}`);
-    }, request);
+    this.cleanup.atEnd(what, async () => this.cleanup.conflict(...await putBackNow(this.client, request, this.cleanup.sent)), request);
   }
 
   /** Set-up shared by several checks, made once per run; a failed set-up is retried by the next. */
@@ -262,7 +285,9 @@ export class Context {
   }
 
   private async cases<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number, seed: number, path: string | null, pathPrefix: string, labels?: readonly string[]): Promise<void> {
-    const parameters: fc.Parameters<[T]> = { seed, numRuns: runs };
+    // A smoke run keeps its budget of requests: a failure is shown as it was found, not shrunk
+    // (its replay line, run without --smoke, shrinks it).
+    const parameters: fc.Parameters<[T]> = { seed, numRuns: runs, endOnFailure: this.options.smoke === true };
     if (path !== null) Object.assign(parameters, { path, endOnFailure: true });
     // A harness or network problem, or a server error, ends the property at once: nothing to
     // shrink, no more requests. A transient fault on a request that may have taken effect makes
@@ -272,6 +297,7 @@ export class Context {
     let dropped = 0;
     const guarded = async (value: T) => {
       if (problem !== null) return;
+      this.casesRun++;
       try {
         await predicate(value);
       } catch (error) {
@@ -521,6 +547,7 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
   context.witness?.forget();
   context.transientCost = { dropped: 0, resynced: 0 };
   context.casesTaken = { boundary: 0, random: 0 };
+  context.casesRun = 0;
   const skip = applicability(rule, check, context.probe, context.options);
   if (skip) {
     result.status = 'skip';
@@ -543,12 +570,24 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
   state.defer = null;
   const conclude = async (outcome: { error: unknown } | null) => {
     concludeCheck(result, outcome, context);
+    // A replay whose path names no case of the rule's properties checked nothing: no pass.
+    if (result.status === 'pass' && context.options.replayPath !== null && context.casesTaken.boundary + context.casesTaken.random > 0 && context.casesRun === 0) {
+      result.status = 'skip';
+      result.skipped = 'check';
+      result.message = `--replay ${context.options.replayPath} names no case of this rule's properties at this seed: nothing was checked`;
+    }
     if (result.status === 'fail' && check.shares.length > 0 && context.witness) {
-      const changes = await context.witness.othersChanges(check.shares);
-      if (changes.length > 0) {
+      const { foreign, unclear } = await context.witness.othersChanges(check.shares);
+      if (foreign.length > 0) {
         result.status = 'error';
-        result.interference = changes;
-        result.message = `another client changed the state every client shares while this run held the server's lease: ${changes.join('; ')}. The check's failure may be that change's, not the server's: ${result.message}`;
+        result.interference = foreign;
+        result.message = `another client changed the state every client shares while this run held the server's lease: ${foreign.join('; ')}. The check's failure may be that change's, not the server's: ${result.message}`;
+      } else if (unclear.length > 0) {
+        // The server's answer to the run's own request, or another client's change at that moment:
+        // not excused, but run again; a failure seen again is the server's (suite.ts).
+        result.status = 'error';
+        result.unclear = unclear;
+        result.message = `${result.message} (while ${unclear.join('; ')}: the rule is run again to tell)`;
       }
     }
     if (context.transientCost.dropped > 0) result.dropped = context.transientCost.dropped;

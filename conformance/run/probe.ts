@@ -39,9 +39,21 @@ async function unreachable<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof HarnessError) throw new ProbeFailure(`target unreachable: ${what}: ${error.message}`);
+    // The client's message names the request already.
+    if (error instanceof HarnessError) throw new ProbeFailure(`target unreachable: ${error.message.startsWith(what) ? '' : `${what}: `}${error.message}`);
     throw error;
   }
+}
+
+/** An answer in one line: its status and its JSON msg (or the JSON, cut), or what kind of page it is. */
+export function briefly(response: { readonly status: number; readonly headers?: Record<string, unknown>; readonly body: any; readonly text: string }): string {
+  if (response.body !== null && typeof response.body === 'object') {
+    const json = typeof response.body.msg === 'string' && response.body.msg !== '' ? response.body.msg : JSON.stringify(response.body);
+    return `${response.status} ${json.length > 160 ? `${json.slice(0, 160)}…` : json}`;
+  }
+  const type = String(response.headers?.['content-type'] ?? '').split(';')[0] || 'no content type';
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(response.text)?.[1]?.replace(/\s+/g, ' ').trim();
+  return `${response.status} with a page that is not JSON (${type}, ${response.text.length} bytes${title ? `, titled ${JSON.stringify(title)}` : ''})`;
 }
 
 export interface ProbeOptions {
@@ -60,14 +72,14 @@ export async function probeTarget(client: Client, options: ProbeOptions): Promis
   // checked, and fails general.envelope.
   const succeededEnough = (response: { status: number; body: any }) => response.status >= 200 && response.status < 300 && response.body !== null && typeof response.body === 'object' && response.body.result !== 'error';
   if (!succeededEnough(settings) || typeof settings.body.zulip_version !== 'string') {
-    throw new ProbeFailure(`not a Zulip-compatible server: GET /server_settings answered ${settings.status} ${settings.text.slice(0, 200)}`);
+    throw new ProbeFailure(`not a Zulip-compatible server: GET /server_settings answered ${briefly(settings)}`);
   }
   const users = {} as Record<Role, ProbedUser>;
   let startMessageId: number | null = null;
   for (const role of ROLES) {
     const me = await unreachable('GET /users/me', () => client.call(role, 'GET', '/users/me'));
     if (!succeededEnough(me) || !Number.isInteger(me.body.user_id)) {
-      throw new ProbeFailure(`the credentials of '${role}' were refused: ${me.status} ${me.body?.msg ?? me.text.slice(0, 200)}`);
+      throw new ProbeFailure(`the credentials of '${role}' were refused: GET /users/me answered ${briefly(me)}`);
     }
     users[role] = { id: me.body.user_id, email: me.body.email, fullName: me.body.full_name, isAdmin: me.body.is_admin === true };
     if (Number.isInteger(me.body.max_message_id)) startMessageId = Math.max(startMessageId ?? 0, me.body.max_message_id);
@@ -80,7 +92,7 @@ export async function probeTarget(client: Client, options: ProbeOptions): Promis
   );
   const missing: Partial<Record<Capability, string>> = {};
   const state = registered.body ?? {};
-  if (!succeededEnough(registered)) throw new ProbeFailure(`POST /register failed: ${registered.status} ${registered.text.slice(0, 200)}`);
+  if (!succeededEnough(registered)) throw new ProbeFailure(`POST /register failed: ${briefly(registered)}`);
   await client.call('member', 'DELETE', '/events', { queue_id: state.queue_id }).catch(() => undefined);
   if (typeof state.max_message_length !== 'number' || typeof state.max_topic_length !== 'number') {
     throw new ProbeFailure('POST /register carries no max_message_length or max_topic_length');

@@ -1,6 +1,8 @@
 // The conformance CLI as a user runs it: the embedded reference, reports, exit codes, replay.
 
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import { startReference } from '../../reference/server.js';
 import { readFixture, targetProfile } from '../../reference/fixture.js';
 import { FLAG_BITS } from '../../reference/model.js';
 import { proxy, reply } from './helpers.js';
+import { RULES } from '../rules.js';
 
 // The tests of the command line, in two files that run at once (cli-1.test.ts, cli-2.test.ts):
 // TEAMCHAT_CLI_PART picks every other test; unset, all of them.
@@ -50,6 +53,8 @@ test('against the embedded reference: exit 0, a JSON report of the contract\'s s
     assert.is(rule.counterexample, null);
   }
   assert.ok(report.rules.some((rule: any) => rule.severity === 'decision' && rule.status === 'skip' && /--decisions/.test(rule.message)));
+  // In the catalog's order, as a merged report of shards lists them.
+  assert.equal(report.rules.map((rule: any) => rule.id), RULES.map((rule) => rule.id));
   assert.equal(Object.keys(report.summary).sort(), ['error', 'fail', 'pass', 'skip', 'xfail']);
   assert.is(report.reference.dialect, 'zulip');
   assert.is(report.reference.feature_level, 415);
@@ -179,13 +184,33 @@ test('a run leaves no temporary file: the embedded reference\'s profile, and a j
     writeFileSync(profilePath, JSON.stringify(targetProfile(reference.fixture, reference.url)));
     const against = await run(['--profile', profilePath, '--runs', '1', '--only', 'drafts.create-returns-ids-in-order'], { TMPDIR: scratch });
     assert.is(against.code, 0, against.stdout + against.stderr);
-    assert.match(against.stdout, /what this run changes is written to /);
+    assert.match(against.stdout, /what this run changes is journaled in \S+ as it goes; if the run is killed, this puts it back: node \S+main\.js --undo \S+ --profile \S+scratch-profile\.json\n/);
     const never = await run(['--profile', profilePath, '--target', 'http://127.0.0.1:9'], { TMPDIR: scratch });
     assert.is(never.code, 2);
+    // A run that cannot start says so in one line, and nothing else: no journal, no run begun.
+    assert.is(never.stdout, '');
+    assert.match(never.stderr, /^teamchat-conformance: target unreachable: GET \/server_settings: [^\n]+\n$/);
+    assert.is(never.stderr.match(/GET \/server_settings/g)?.length, 1, never.stderr);
   } finally {
     await reference.close();
   }
   assert.equal(readdirSync(scratch), []);
+});
+
+test('a target that is not a chat server: one line that says what answered, none of its page', async () => {
+  const page = '<!DOCTYPE html>\n<html>\n<head>\n<title>Error response</title>\n</head>\n<body>\n<h1>Error response</h1>\n<p>Error code: 404</p>\n<p>Message: File not found.</p>\n</body>\n</html>\n';
+  const server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html;charset=utf-8' }).end(page));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const profilePath = join(directory, 'not-chat.json');
+    writeFileSync(profilePath, JSON.stringify({ users: Object.fromEntries(['admin', 'member', 'other'].map((role) => [role, { email: `${role}@example.com`, api_key: 'k' }])) }));
+    const result = await run(['--profile', profilePath, '--target', `http://127.0.0.1:${(server.address() as AddressInfo).port}`]);
+    assert.is(result.code, 2);
+    assert.is(result.stdout, '');
+    assert.is(result.stderr, `teamchat-conformance: not a Zulip-compatible server: GET /server_settings answered 404 with a page that is not JSON (text/html, ${page.length} bytes, titled "Error response")\n`);
+  } finally {
+    server.close();
+  }
 });
 
 test('--help and --version on both bins; --list-rules as text and JSON', async () => {
@@ -260,6 +285,82 @@ test('a run killed outright is undone from its journal: defaults and settings pu
     assert.match(undone.stdout, /done: release the server's lease/);
     const admin = realm.usersByEmail.get(reference.fixture.profile.admin)!;
     assert.equal([...admin.drafts.values()].filter((draft) => draft.content.startsWith('teamchat-conformance lease:')), []);
+  } finally {
+    await reference.close();
+  }
+});
+
+/** A run of the defaults rules against the reference, killed outright once it changed them: its journal. */
+async function killedDefaultsRun(realm: { userSettingsDefaults: Record<string, unknown> }, profilePath: string, journal: string): Promise<void> {
+  const before = JSON.stringify(realm.userSettingsDefaults);
+  const child = spawn(process.execPath, [main, '--profile', profilePath, '--only', 'defaults.*', '--runs', '20', '--journal', journal]);
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      if (JSON.stringify(realm.userSettingsDefaults) !== before && existsSync(journal) && readFileSync(journal, 'utf8').includes('"sent"')) {
+        clearInterval(timer);
+        child.kill('SIGKILL');
+        resolve();
+      }
+    }, 5);
+  });
+  await new Promise((resolve) => child.once('close', resolve));
+}
+
+test('undo never harms: a second --undo changes nothing, and an undo after someone else\'s change leaves that change', async () => {
+  const reference = await startReference({ port: 0 });
+  const { realm } = reference;
+  const original = { ...realm.userSettingsDefaults };
+  const profile = targetProfile(reference.fixture, reference.url);
+  const profilePath = join(directory, 'undo-twice.json');
+  writeFileSync(profilePath, JSON.stringify(profile));
+  /** An administrator's change of a default, as a person on staging makes it. */
+  const person = async (changes: Record<string, string>) => {
+    const response = await fetch(`${reference.url}/api/v1/realm/user_settings_defaults`, {
+      method: 'PATCH', body: new URLSearchParams(changes),
+      headers: { authorization: `Basic ${Buffer.from(`${profile.users.admin.email}:${profile.users.admin.api_key}`).toString('base64')}` },
+    });
+    assert.is(response.status, 200);
+  };
+  try {
+    const journal = join(directory, 'twice.journal.jsonl');
+    await killedDefaultsRun(realm, profilePath, journal);
+    const first = await run(['--profile', profilePath, '--undo', journal]);
+    assert.is(first.code, 0, first.stdout + first.stderr);
+    assert.equal(realm.userSettingsDefaults, original);
+    // Later, an administrator changes a default on purpose; the same undo again must not undo it.
+    await person({ enter_sends: String(!original.enter_sends) });
+    const second = await run(['--profile', profilePath, '--undo', journal]);
+    assert.is(second.code, 0, second.stdout + second.stderr);
+    assert.match(second.stdout, /was undone at .*: nothing is left to put back, and nothing was changed/);
+    assert.is(realm.userSettingsDefaults.enter_sends, !original.enter_sends);
+    await person({ enter_sends: String(original.enter_sends) });
+
+    // A journal of a run that changed two defaults and one user setting: after it, someone
+    // changed one of those defaults to a value the run never sent.
+    const late = join(directory, 'late.journal.jsonl');
+    const lines = [
+      { run: 'tcc0123abcd', target: reference.url, started: new Date().toISOString() },
+      { step: 1, what: 'restore the organization\'s settings defaults', request: { as: 'admin', method: 'PATCH', path: '/realm/user_settings_defaults', params: { color_scheme: 1, emojiset: 'google', enter_sends: original.enter_sends } } },
+      { sent: 'defaults', name: 'color_scheme', value: '2' },
+      { sent: 'defaults', name: 'color_scheme', value: '3' },
+      { sent: 'defaults', name: 'emojiset', value: 'twitter' },
+    ];
+    writeFileSync(late, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    await person({ color_scheme: '1', emojiset: 'google' });
+    await person({ color_scheme: '3', emojiset: 'text', enter_sends: String(!original.enter_sends) });
+    const undone = await run(['--profile', profilePath, '--undo', late]);
+    assert.is(undone.code, 0, undone.stdout + undone.stderr);
+    assert.is(realm.userSettingsDefaults.color_scheme, 1, 'what the run set is put back');
+    assert.is(realm.userSettingsDefaults.emojiset, 'text', 'what someone else set stays');
+    assert.match(undone.stdout, /left as someone else changed it: restore the organization's settings defaults\n {4}the organization's default emojiset is "text", which this run neither found \(google\) nor set: someone changed it since, so it is left as it is\n/);
+    assert.match(undone.stdout, /1 conflict left as someone else made it/);
+    // enter_sends, which the run never sent, is not the run's to put back, whatever it is now.
+    assert.is(realm.userSettingsDefaults.enter_sends, !original.enter_sends);
+    await person({ color_scheme: '3' });
+    const again = await run(['--profile', profilePath, '--undo', late]);
+    assert.is(again.code, 0);
+    assert.match(again.stdout, /was undone at/);
+    assert.is(realm.userSettingsDefaults.color_scheme, 3, 'a journal once undone changes nothing, even a value the run once sent');
   } finally {
     await reference.close();
   }
@@ -353,6 +454,10 @@ test('--shard and --merge-reports misused: one clear line and exit 2, before any
     [['--merge-reports', join(directory, 'none.json'), '--json', join(directory, 'merged.json')], /cannot read shard report .*none\.json/],
     [['stray'], /unexpected argument "stray"/],
     [['--lease-ttl', '1'], /--lease-ttl takes at least 3/],
+    // The shards of one run share a seed: outside a CI pipeline, the user gives it.
+    [['--shard', '1/3'], /--shard 1\/3 needs the seed every shard of the run shares: give each the same --seed N/],
+    [['--replay', 'b0:1', '--seed', '3', '--only', 'flags.*'], /--replay b0:1 replays one rule's case: .*\(--only flags\.\* selects \d+\)/],
+    [['--replay', 'b0:1', '--only', 'flags.add-sets-flag'], /give the --seed and an --only that selects that one rule/],
   ] as const) {
     const result = await run([...args, '--target', 'http://127.0.0.1:9']);
     assert.is(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
@@ -367,6 +472,8 @@ test('--shard and --merge-reports misused: one clear line and exit 2, before any
     [['--only', 'drafts.channel-draft-needs-one-chanel', '--target', 'http://127.0.0.1:9'], /did you mean drafts\.channel-draft-needs-one-channel\?/],
     [['--reference-level', '9999'], /--reference-level takes a feature level from 1 to 415/],
     [['--runz', '5'], /Unknown option '--runz' \(did you mean --runs\?\); see --help/],
+    // One close match is named alone.
+    [['--explain', 'drafts.chanel-draft-needs-one-channel'], /^teamchat-conformance: no rule "drafts\.chanel-draft-needs-one-channel" \(did you mean drafts\.channel-draft-needs-one-channel\?\); --list-rules lists them$/],
   ] as const) {
     const result = await run([...args]);
     assert.is(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
@@ -381,18 +488,51 @@ test('--shard and --merge-reports misused: one clear line and exit 2, before any
   assert.match(merged.stderr, /is the report of a whole run, not of a shard/);
 });
 
-test('--smoke: every applicable must rule in at most 1,200 requests, each rule saying how many it used', async () => {
-  const json = join(directory, 'smoke.json');
-  const result = await run(['--smoke', '--seed', '9', '--json', json]);
-  assert.is(result.code, 0, result.stdout + result.stderr);
-  const report = JSON.parse(readFileSync(json, 'utf8'));
-  assert.ok(report.smoke);
-  assert.ok(report.requests <= 1200, `${report.requests} requests`);
-  for (const rule of report.rules) {
-    assert.type(rule.requests, 'number');
-    if (rule.severity === 'must') assert.ok(rule.status === 'pass' || /feature level/.test(rule.message) || (rule.id === 'emoji.upload-access' && rule.status === 'skip' && /lets every user of the profile upload/.test(rule.message)), `${rule.id}: ${rule.status} ${rule.message}`);
+test('--smoke: every applicable must rule in at most 1,200 requests, clean-up, lease and witness included, each rule saying how many it used', async () => {
+  const reference = await startReference({ port: 0 });
+  const profilePath = join(directory, 'smoke-profile.json');
+  writeFileSync(profilePath, JSON.stringify(targetProfile(reference.fixture, reference.url)));
+  try {
+    // Embedded, and against a --target, where the lease and its witness make requests too.
+    for (const [seed, target] of [[9, []], [3, ['--profile', profilePath, '--create-users']], [7, ['--profile', profilePath, '--create-users']]] as const) {
+      const json = join(directory, `smoke-${seed}.json`);
+      const result = await run(['--smoke', '--seed', String(seed), '--json', json, ...target]);
+      assert.is(result.code, 0, result.stdout + result.stderr);
+      const report = JSON.parse(readFileSync(json, 'utf8'));
+      assert.ok(report.smoke);
+      assert.ok(report.requests <= 1200, `seed ${seed}: ${report.requests} requests`);
+      for (const rule of report.rules) {
+        assert.type(rule.requests, 'number');
+        if (rule.severity === 'must') assert.ok(rule.status === 'pass' || /feature level/.test(rule.message) || (rule.id === 'emoji.upload-access' && rule.status === 'skip' && /lets every user of the profile upload/.test(rule.message)), `seed ${seed}, ${rule.id}: ${rule.status} ${rule.message}`);
+      }
+      assert.is(report.rules.reduce((sum: number, rule: any) => sum + rule.requests, 0) <= report.requests, true);
+    }
+  } finally {
+    await reference.close();
   }
-  assert.is(report.rules.reduce((sum: number, rule: any) => sum + rule.requests, 0) <= report.requests, true);
+});
+
+test('--smoke keeps its budget where the rules cost more than measured: a rule that would pass it is not begun, and says so', async () => {
+  const json = join(directory, 'smoke-slow.json');
+  // A server that answers every read of messages with a 500 first: the suite asks again, so every read costs two.
+  const reference = await startReference({ port: 0 });
+  let count = 0;
+  const costly = await proxy(reference.url, async (req, res, forward) => {
+    if (req.method === 'GET' && req.url?.startsWith('/api/v1/messages') && count++ % 2 === 0) return reply(res, { status: 500, headers: { 'content-type': 'application/json' }, body: '{"result":"error","msg":"busy"}' });
+    reply(res, await forward());
+  });
+  const profilePath = join(directory, 'smoke-slow-profile.json');
+  writeFileSync(profilePath, JSON.stringify({ ...targetProfile(reference.fixture, reference.url), base_url: costly.url }));
+  try {
+    await run(['--smoke', '--seed', '5', '--json', json, '--profile', profilePath]);
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    assert.ok(report.requests <= 1200, `${report.requests} requests`);
+    const notBegun = report.rules.filter((rule: any) => rule.status === 'skip' && /^not checked: a smoke run makes at most 1200 requests, clean-up included/.test(rule.message));
+    assert.ok(notBegun.length > 0, 'the costlier server left rules the budget had no room for');
+  } finally {
+    await costly.close();
+    await reference.close();
+  }
 });
 
 test('--sweep-only removes what earlier runs left, by the prefix form, says what, and nothing else', async () => {

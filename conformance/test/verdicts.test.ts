@@ -74,9 +74,14 @@ test('a message is linked by its ID as a whole segment of a link, never by a hos
 });
 
 test('an event about drafts is told by a draft ID field, not by any number equal to a draft ID', () => {
-  const about = aboutDrafts([12], ['tcc00000000 #0 a "quoted" draft']);
+  const about = aboutDrafts([12], ['tcc00000000 #0 a "quoted" draft'], false);
   assert.ok(about({ id: 3, type: 'drafts', op: 'remove', draft_id: 12 }));
-  assert.ok(about({ id: 3, type: 'sync', op: 'gone', items: [{ id: 12 }] }));
+  assert.ok(about({ id: 3, type: 'drafts', op: 'gone', items: [{ id: 12 }] }), 'an ID inside an event whose type names drafts');
+  assert.ok(about({ id: 3, type: 'sync', op: 'gone', drafts: [{ id: 12 }] }), 'an ID inside a draft');
+  // Another run's message whose ID equals a draft's (a server may number both from one range).
+  assert.not.ok(about({ id: 3, type: 'message', message: { id: 12, content: 'tcc11111111 message 1', sender_id: 2 }, flags: [] }), 'a message\'s ID is not a draft\'s');
+  assert.not.ok(about({ id: 3, type: 'update_message_flags', op: 'add', flag: 'read', messages: [12], message_details: { 12: { type: 'stream' } } }), 'nor a flagged message\'s');
+  assert.not.ok(about({ id: 3, type: 'sync', op: 'gone', items: [{ id: 12 }] }), 'an ID of something unnamed is no draft\'s');
   assert.ok(about({ id: 3, type: 'sync', op: 'gone', draft_ids: [4, 12] }));
   assert.not.ok(about({ id: 12, type: 'realm_user', op: 'update', person: { user_id: 12, timezone: 'UTC+12' } }), 'a user ID is not a draft ID');
   assert.not.ok(about({ id: 12, type: 'user_settings', op: 'update', property: 'enable_drafts_synchronization', value: false }));
