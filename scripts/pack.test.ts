@@ -1,7 +1,7 @@
 // The package as users get it: packed, installed into an empty project, the two bins run against
 // each other and the library used from there, with no TypeScript and no clone.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +34,19 @@ function projectCopy(directory: string): string {
   return copy;
 }
 
+/** The base URL a started reference prints once it listens. */
+function listening(child: ChildProcessWithoutNullStreams, name: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /http:\/\/[\d.:]+/.exec(output);
+      if (match) resolve(match[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${output}`)));
+  });
+}
+
 test('built by prepare as from git, then npm pack and npm install of the tarball; teamchat-reference and teamchat-conformance against each other; the library', async () => {
   const directory = mkdtempSync(join(tmpdir(), 'teamchat-pack-'));
   // A clone has no dist/: installed from git, npm runs prepare in it, and that build is what the
@@ -59,15 +72,7 @@ test('built by prepare as from git, then npm pack and npm install of the tarball
   const bin = (name: string) => join(project, 'node_modules/.bin', name);
   const reference = spawn(bin('teamchat-reference'), ['--port', '0', '--profile-out', join(project, 'profile.json')], { cwd: project });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      reference.stdout.on('data', (chunk) => {
-        output += chunk;
-        const match = /http:\/\/[\d.:]+/.exec(output);
-        if (match) resolve(match[0]);
-      });
-      reference.once('exit', (code) => reject(new Error(`teamchat-reference exited with ${code}`)));
-    });
+    const url = await listening(reference, 'teamchat-reference');
     const checked = await run(bin('teamchat-conformance'), ['--target', url, '--profile', join(project, 'profile.json'), '--smoke', '--rate', '0', '--only', 'drafts.*'], project);
     assert.is(checked.code, 0, checked.stdout + checked.stderr);
     assert.match(checked.stdout, /rules: \d+ pass, 0 fail/);
@@ -79,15 +84,7 @@ test('built by prepare as from git, then npm pack and npm install of the tarball
   // npm runs the command through a shell, and npm's SIGTERM reaches only that shell.
   for (const [command, args, cwd] of [['npx', ['teamchat-reference', '--port', '0'], project], ['npm', ['start', '--', '--port', '0'], copy]] as const) {
     const started = spawn(command, args, { cwd });
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      started.stdout.on('data', (chunk) => {
-        output += chunk;
-        const match = /http:\/\/[\d.:]+/.exec(output);
-        if (match) resolve(match[0]);
-      });
-      started.once('exit', (code) => reject(new Error(`${command} exited with ${code}: ${output}`)));
-    });
+    const url = await listening(started, command);
     started.kill('SIGTERM');
     await new Promise((resolve) => started.once('exit', resolve));
     let gone = false;
