@@ -157,6 +157,10 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       // plain pass. A server error is always tried once more, and fails the rule if seen again.
       // So is a failure the witness could not tell from another client's change: seen again, it is the server's.
       for (let retry = 0; result.status === 'error' && (retry < (options.retries ?? 0) || (retry === 0 && (result.serverError || result.unclear))) && !options.interrupted?.(); retry++) {
+        if (options.smoke && overBudget(check, requests(), cleanup.pendingCost, budget) !== null) {
+          result.message = `${result.message} (not run again: the smoke run's budget has no room for it)`;
+          break;
+        }
         const again = await runCheck(check, context);
         again.requests += result.requests;
         if (again.status === 'pass') again.flaky = true;

@@ -66,6 +66,9 @@ test('the action\'s run step against a conforming server: exit 0, the exit code 
   const report = JSON.parse(readFileSync(join(run.reports, 'conformance.json'), 'utf8'));
   assert.is(report.smoke, true);
   assert.is(report.summary.fail, 0);
+  // What the API cannot remove is named, with how to find it.
+  assert.ok(report.cleanup.left.some((left: string) => /^\d+ messages, sent or delivered by the run \(the API deletes no message: each carries tcc[0-9a-f]{8}/.test(left)), JSON.stringify(report.cleanup.left));
+  assert.ok(report.cleanup.left.some((left: string) => /^\d+ channels, archived \(the API deletes no channel: each is named tcc[0-9a-f]{8}-…\)$/.test(left)), JSON.stringify(report.cleanup.left));
 });
 
 test('the action\'s run step against a broken server: exit 1 and its reports, so the job fails with the evidence attached', async () => {

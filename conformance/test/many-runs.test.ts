@@ -138,6 +138,8 @@ test('a run killed while it held the lease blocks the next one only until its cl
       assert.equal(notPassing(report), []);
       assert.equal(report.lease!.waited_for, ['tcc-deadbeef']);
       assert.ok(Date.now() - started < 10_000, `waited ${Date.now() - started} ms for a claim of 3 s`);
+      // The wait is reported as waited: the dead claim lapsed three seconds after the run first saw it.
+      assert.ok(report.lease!.waited_s >= 1 && report.lease!.waited_s <= 10, `waited_s ${report.lease!.waited_s}`);
       assert.ok(waits.some((text) => /waiting for the server's lease, held by run tcc-deadbeef/.test(text)), waits.join('\n'));
 
       // --sweep-only releases every claim, a dead run's too.
