@@ -82,7 +82,8 @@ function idsOfCreatedDrafts(drafts: readonly Draft[]): DraftId[] {
 
 /** drafts.event-to-other-clients */
 function announceCreatedDrafts(realm: Realm, user: User, drafts: readonly Draft[]): void {
-  if (drafts.length > 0 && listening(realm, 'drafts', [user.id])) sendEvent(realm, realm.dialect.draftsEvent('add', drafts), [user.id]);
+  const audience = realm.rules.ownDataAudience(realm, user);
+  if (drafts.length > 0 && listening(realm, 'drafts', audience)) sendEvent(realm, realm.dialect.draftsEvent('add', drafts), audience);
 }
 
 /** drafts.edit-delete-follow-model */
@@ -179,12 +180,13 @@ export function doCreateDrafts(realm: Realm, user: User, drafts: DraftFields[]):
 
 export function doEditDraft(realm: Realm, user: User, draft: Draft, fields: DraftFields): void {
   Object.assign(draft, fields);
-  if (listening(realm, 'drafts', [user.id])) sendEvent(realm, realm.dialect.draftsEvent('update', [draft]), [user.id]);
+  const audience = realm.rules.ownDataAudience(realm, user);
+  if (listening(realm, 'drafts', audience)) sendEvent(realm, realm.dialect.draftsEvent('update', [draft]), audience);
 }
 
 export function doDeleteDraft(realm: Realm, user: User, draft: Draft): void {
   realm.rules.removeDraft(user, draft);
-  sendEvent(realm, realm.dialect.draftsEvent('remove', [draft]), [user.id]);
+  sendEvent(realm, realm.dialect.draftsEvent('remove', [draft]), realm.rules.ownDataAudience(realm, user));
 }
 
 export function doDeleteAllDrafts(realm: Realm, user: User): void {

@@ -14,6 +14,8 @@ export interface EventQueue {
   readonly eventTypes: ReadonlySet<string> | null;
   /** The client_capabilities the queue declared (Zulip: stream_typing_notifications, ...). */
   readonly capabilities: ReadonlySet<string>;
+  /** The user's settings as the client was given them when it registered (POST /register's user_settings). */
+  readonly givenSettings: Readonly<User['settings']>;
   events: Array<Event & { id: number }>;
   nextEventId: number;
   lastTouched: number;
@@ -27,6 +29,7 @@ export function registerQueue(realm: Realm, user: User, eventTypes: readonly str
     userId: user.id,
     eventTypes: eventTypes === null ? null : new Set(eventTypes),
     capabilities: new Set(capabilities),
+    givenSettings: { ...user.settings },
     events: [],
     nextEventId: 0,
     lastTouched: Date.now() / 1000,
@@ -51,14 +54,18 @@ export function listening(realm: Realm, type: string, userIds: readonly UserId[]
   return false;
 }
 
-/** Sends the event to every queue of the given users that asked for its type (and declared the capability, if one is needed). */
-export function sendEvent(realm: Realm, event: Event, userIds: Iterable<UserId>, capability?: string): void {
+/**
+ * Sends the event to every queue of the given users that asked for its type (and declared the
+ * capability, if one is needed, and is taken by `takes`, if given).
+ */
+export function sendEvent(realm: Realm, event: Event, userIds: Iterable<UserId>, capability?: string, takes?: (queue: EventQueue) => boolean): void {
   if (realm.queues.size === 0) return;
   const users = new Set(userIds);
   for (const queue of realm.queues.values()) {
     if (!users.has(queue.userId)) continue;
     if (queue.eventTypes !== null && !queue.eventTypes.has(event.type)) continue;
     if (capability !== undefined && !queue.capabilities.has(capability)) continue;
+    if (takes !== undefined && !takes(queue)) continue;
     pushEvent(queue, event);
   }
 }

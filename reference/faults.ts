@@ -12,6 +12,7 @@ import { LONG_TEXT } from './fields.js';
 import { has } from './levels.js';
 import { FLAG_BITS, type Realm, type ScheduledMessage, type ScheduledMessageId, type UserId } from './model.js';
 import { JsonError, missingArgument } from './params.js';
+import { escapeHtml } from './messages.js';
 import { SPEC_RULES, type SpecRules } from './rules.js';
 import { bool } from './settings.js';
 import { characterLength, normalizeContent } from './text.js';
@@ -51,6 +52,9 @@ const zulipStoredName = (name: string) => name.toLowerCase().replace(/ /g, '_');
 /** The fault fields.summary-count-follows-model: deleted summary fields, still counted. */
 const deletedSummaryFields = new WeakMap<Realm, number>();
 
+/** The fault scheduled.delivered-as-edited: each edited message as it was first scheduled. */
+const firstScheduled = new WeakMap<ScheduledMessage, { readonly recipient: ScheduledMessage['recipient']; readonly content: string }>();
+
 /** The fault scheduled.deleted-never-sent: deleted messages the worker still sends. */
 const deletedScheduled = new WeakMap<Realm, ScheduledMessage[]>();
 function deletedButSent(realm: Realm): ScheduledMessage[] {
@@ -61,7 +65,8 @@ function deletedButSent(realm: Realm): ScheduledMessage[] {
 
 export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'general.envelope': { does: 'a success of the flags operation says msg "Flags updated"', rules: { successEnvelope: (base) => (path, data) => (path.endsWith('/messages/flags') ? { ...base(path, data), msg: 'Flags updated' } : base(path, data)) } },
-  'general.authentication-required': { does: 'any well-formed API key is accepted with a known email', alsoCaughtBy: ['general.error-statuses'], rules: { apiKeyMatches: () => () => true } },
+  'general.authentication-required': { does: 'any well-formed API key is accepted with a known email', alsoCaughtBy: ['general.error-statuses'], rules: { userOfCredentials: () => (realm, email) => realm.usersByEmail.get(email) } },
+  'general.own-data-only': { does: 'what a user does to their own drafts, scheduled messages, flags and reminders is told to every user\'s clients', rules: { ownDataAudience: () => (realm) => [...realm.users.keys()] } },
   'general.admin-only': { does: 'a regular member may update the settings defaults and create profile fields', rules: { checkAdministrator: (base) => (realm, user, specEndpoint) => (specEndpoint ? undefined : base(realm, user, specEndpoint)) } },
   'general.ignored-parameters-listed': { does: 'ignored_parameters_unsupported leaves out the first name', alsoCaughtBy: ['general.ignored-parameters-on-settings'], rules: { ignoredParametersListed: (base) => (ignored) => base(ignored).slice(1) } },
   'general.ignored-parameters-on-settings': { does: 'PATCH /settings never lists ignored parameters', level: 166, rules: { listsIgnoredParameters: (base) => (realm, route) => route.ignoredParametersSince === undefined && base(realm, route) } },
@@ -121,9 +126,9 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'emoji.image-bytes': { does: 'a PNG declared application/octet-stream is refused', dialect: { checkDeclaredImageType: () => alternate.checkDeclaredImageType } },
   'emoji.listing-shape': { does: 'removed emoji leave the list', rules: { deactivateEmoji: (base) => (realm, emoji) => { base(realm, emoji); realm.emoji.delete(emoji.id); } } },
 
-  'typing.only-to-receivers': { does: 'typing notifications reach users who turned them off', rules: { typingReceivers: () => (_realm, ids) => [...ids] } },
+  'typing.only-to-receivers': { does: 'typing notifications reach users who turned them off', rules: { receivesTyping: () => () => true } },
   // With no receiver, only-to-receivers has nothing to judge (it skips) and the event's shape is absent.
-  'typing.reaches-receivers': { does: 'typing notifications reach nobody', alsoCaughtBy: ['typing.only-to-receivers', 'typing.event-shape'], rules: { typingReceivers: () => () => [] } },
+  'typing.reaches-receivers': { does: 'typing notifications reach nobody', alsoCaughtBy: ['typing.only-to-receivers', 'typing.event-shape'], rules: { receivesTyping: () => () => false } },
   'typing.event-shape': { does: 'the direct typing event lacks recipients', dialect: { directTypingEvent: (base) => (realm, sender, op, userIds) => { const typing = base(realm, sender, op, userIds); const { recipients: _left, ...event } = typing.event; return { ...typing, event: { ...event, type: typing.event.type } }; } } },
 
   'drafts.create-returns-ids-in-order': { does: 'ids come back reversed for batches of two or more', alsoCaughtBy: ['drafts.event-shapes'], rules: { idsOfCreatedDrafts: (base) => (drafts) => { const ids = base(drafts); return ids.length > 1 ? ids.reverse() : ids; } } },
@@ -181,7 +186,7 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'flags.inaccessible-messages': { does: 'starring a message the user may not see is accepted', dialect: { checkHistoryAccess: () => () => {} } },
   'flags.event-shape': { does: 'update_message_flags events lack operation', dialect: { flagsEvent: (base) => (realm, user, op, flag, modified) => { const { operation: _left, ...event } = base(realm, user, op, flag, modified); return { ...event, type: 'update_message_flags' }; } } },
 
-  'scheduled.edits-follow-model': { does: 'a content-only edit of a direct message keeps the old content', alsoCaughtBy: ['scheduled.topic-ignored-for-direct', 'scheduled.failed-needs-timestamp', 'scheduled.content-limit'], rules: { applyScheduledEdit: (base) => (scheduled, changes) => { const { content: _kept, ...others } = changes; base(scheduled, changes.recipient === undefined && scheduled.recipient.type === 'private' ? others : changes); } } },
+  'scheduled.edits-follow-model': { does: 'a content-only edit of a direct message keeps the old content', alsoCaughtBy: ['scheduled.topic-ignored-for-direct', 'scheduled.failed-needs-timestamp', 'scheduled.content-limit', 'scheduled.delivered-as-edited'], rules: { applyScheduledEdit: (base) => (scheduled, changes) => { const { content: _kept, ...others } = changes; base(scheduled, changes.recipient === undefined && scheduled.recipient.type === 'private' ? others : changes); } } },
   'scheduled.type-values': { does: 'a type outside the list is taken as stream', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.error-texts'], rules: { checkMessageType: (base) => (realm, given) => { try { return base(realm, given); } catch { return 'stream'; } } } },
   'scheduled.type-synonyms': { does: 'type channel is taken as private', alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.to-matches-type', 'scheduled.missing-channel-error', 'scheduled.to-required-on-type-change'], rules: { messageTypeNames: (base) => (realm) => { const names = base(realm); return 'channel' in names ? { ...names, channel: 'private' } : names; } } },
   'scheduled.channel-type-absent-before-248': { does: 'channel is accepted below level 248', level: 247, alsoCaughtBy: ['scheduled.edits-follow-model', 'scheduled.type-values'], rules: { messageTypeNames: (base) => (realm) => ({ ...base(realm), channel: 'stream' }) } },
@@ -210,6 +215,16 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'scheduled.limits-truncate': { does: 'over-long content is refused instead of truncated', dialect: { fitScheduledToLimit: (base) => (realm, text, what) => { if (what === 'content' && characterLength(text.trimEnd()) > realm.settings.maxMessageLength) throw new JsonError('Message too long'); return base(realm, text, what); } } },
   'scheduled.listing-shape': { does: 'GET lists the sender among the to of direct messages', dialect: { scheduledMessageDict: (base) => (realm, scheduled) => (scheduled.recipient.type === 'private' ? { ...base(realm, scheduled), to: scheduled.recipient.userIds } : base(realm, scheduled)) } },
   'scheduled.delivery': { does: 'a due message is sent by the notification bot, not its sender', rules: { scheduledMessageSender: () => (realm) => realm.notificationBot! } },
+  'scheduled.delivered-as-edited': {
+    does: 'the listing shows an edit, yet the message is sent as it was first scheduled',
+    rules: {
+      applyScheduledEdit: (base) => (scheduled, changes) => {
+        if (!firstScheduled.has(scheduled)) firstScheduled.set(scheduled, { recipient: scheduled.recipient, content: scheduled.content });
+        base(scheduled, changes);
+      },
+      scheduledMessageToSend: (base) => (scheduled) => firstScheduled.get(scheduled) ?? base(scheduled),
+    },
+  },
   'scheduled.late-delivery-fails': { does: 'a late message is sent anyway', alsoCaughtBy: ['scheduled.failed-needs-timestamp', 'scheduled.deleted-never-sent', 'scheduled.edit-clears-failed'], dialect: { latestScheduledDeliverySeconds: () => () => Infinity } },
   'scheduled.edit-clears-failed': { does: 'a failed message edited with a new time stays failed', dialect: { rescheduleFailedMessage: () => () => {} } },
   'scheduled.event-shapes': { does: 'the update event calls its object scheduled_messages', alsoCaughtBy: ['scheduled.late-delivery-fails'], dialect: { scheduledMessageUpdateEvent: () => (dict) => ({ op: 'update', scheduled_messages: [dict] }) } },
@@ -244,6 +259,40 @@ export const POWER_FAULTS: Readonly<Record<string, Fault & { readonly rule: Rule
     rules: { draftTimestampNow: () => () => Math.floor(Date.now() / 1000) },
     clockAhead: 86_400,
   },
+  'general.own-data-only:every-copy': {
+    rule: 'general.own-data-only', does: 'a flag a user changes on a message changes on every other user\'s copy of it too', alsoCaughtBy: ['flags.model-sequence'],
+    rules: {
+      changeFlag: (base) => (message, user, flag, op, bits) => {
+        const changed = base(message, user, flag, op, bits);
+        if (changed) for (const [other, theirs] of message.userFlags) if (other !== user.id) base(message, { ...user, id: other }, flag, op, theirs);
+        return changed;
+      },
+    },
+  },
+  'general.authentication-required:key-alone': {
+    rule: 'general.authentication-required', does: 'the API key alone says who calls: a known email with another account\'s key acts as that account', alsoCaughtBy: ['general.error-statuses'],
+    rules: { userOfCredentials: () => (realm, email, apiKey) => (realm.usersByEmail.has(email) ? [...realm.users.values()].find((user) => user.apiKey === apiKey) : undefined) },
+  },
+  'typing.only-to-receivers:at-register': {
+    rule: 'typing.only-to-receivers', does: 'a client goes on getting typing notifications if its user received them when it registered', level: 253,
+    rules: { receivesTyping: (base) => (realm, queue, kind) => base(realm, queue, kind) || queue.givenSettings.receives_typing_notifications !== false },
+  },
+  'scheduled.own-messages-only:administrators': {
+    rule: 'scheduled.own-messages-only', does: 'an administrator may edit and delete any user\'s scheduled message',
+    rules: { isOwnScheduledMessage: (base) => (user, scheduled) => base(user, scheduled) || user.role === 'administrator' || user.role === 'owner' },
+  },
+  'scheduled.edits-follow-model:markup': {
+    rule: 'scheduled.edits-follow-model', does: 'a scheduled message\'s content is listed with <, > and & written as HTML entities',
+    // Every rule that reads a scheduled message back sees it, where its text holds one of them.
+    alsoCaughtBy: ['scheduled.type-values', 'scheduled.type-synonyms', 'scheduled.to-required-on-type-change', 'scheduled.to-matches-type', 'scheduled.topic-required-on-change-to-channel', 'scheduled.required-topic-not-empty', 'scheduled.topic-ignored-for-direct', 'scheduled.empty-topic-names', 'scheduled.empty-topic-valid-since-334', 'scheduled.empty-topic-invalid-before-334', 'scheduled.no-topic-ordinary-before-370', 'scheduled.content-limit', 'scheduled.topic-limit', 'scheduled.missing-channel-error', 'scheduled.invalid-user-error', 'scheduled.own-messages-only', 'scheduled.failed-needs-timestamp', 'scheduled.topic-normalized', 'scheduled.limits-truncate', 'scheduled.listing-shape', 'scheduled.event-shapes', 'scheduled.error-texts', 'scheduled.edit-clears-failed'],
+    dialect: { scheduledMessageDict: (base) => (realm, scheduled) => ({ ...base(realm, scheduled), content: escapeHtml(scheduled.content) }) },
+  },
+  'drafts.created-drafts-read-back:markup': {
+    rule: 'drafts.created-drafts-read-back', does: 'a draft\'s content is stored with <, > and & written as HTML entities',
+    // Every rule that reads a draft back sees it, where its text holds one of them.
+    alsoCaughtBy: ['drafts.edit-delete-follow-model', 'drafts.content-normalized', 'drafts.field-types', 'drafts.event-shapes', 'drafts.unaddressed-to-ignored', 'drafts.audience-normalized', 'drafts.topic-normalized'],
+    dialect: { draftContent: (base) => (realm, given, name) => escapeHtml(base(realm, given, name)) },
+  },
   'reminders.note-delivered:shortened': {
     rule: 'reminders.note-delivered', does: 'the delivered note is cut to its first hundred characters', level: 415,
     rules: { deliveredNote: (base) => (reminder) => base(reminder).slice(0, 100) },
@@ -256,7 +305,7 @@ export const POWER_FAULTS: Readonly<Record<string, Fault & { readonly rule: Rule
   },
   'typing.only-to-receivers:direct-only': {
     rule: 'typing.only-to-receivers', does: 'receives_typing_notifications is honoured for direct messages only', level: 253,
-    rules: { typingReceivers: (base) => (realm, ids, kind) => (kind === 'direct' ? base(realm, ids, kind) : [...ids]) },
+    rules: { receivesTyping: (base) => (realm, queue, kind) => kind !== 'direct' || base(realm, queue, kind) },
   },
   'defaults.existing-users-unchanged:one-value': {
     rule: 'defaults.existing-users-unchanged', does: 'a default of color_scheme 3 is also set on every existing user', level: 96,

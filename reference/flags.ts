@@ -141,7 +141,7 @@ export function doUpdateMessageFlags(realm: Realm, user: User, op: FlagOperation
     }
     if (realm.rules.changeFlag(message, user, flag, op, bits)) modified.push(id);
   }
-  sendEvent(realm, realm.dialect.flagsEvent(realm, user, op, flag, modified), [user.id]);
+  sendEvent(realm, realm.dialect.flagsEvent(realm, user, op, flag, modified), realm.rules.ownDataAudience(realm, user));
   return { modified, ignoredChannels };
 }
 

@@ -211,12 +211,13 @@ function ignoredParametersListed(ignored: string[]): string[] {
   return ignored;
 }
 
-/** general.authentication-required */
-function apiKeyMatches(user: User, apiKey: string): boolean {
-  return user.apiKey === apiKey;
+/** general.authentication-required: the account whose email it is, if the API key is that account's. */
+function userOfCredentials(realm: Realm, email: string, apiKey: string): User | undefined {
+  const user = realm.usersByEmail.get(email);
+  return user !== undefined && user.apiKey === apiKey ? user : undefined;
 }
 
-export const HTTP_RULES = { successEnvelope, listsIgnoredParameters, ignoredParametersListed, apiKeyMatches };
+export const HTTP_RULES = { successEnvelope, listsIgnoredParameters, ignoredParametersListed, userOfCredentials };
 
 function send(realm: Realm, res: ServerResponse, status: number, body: Record<string, unknown>): void {
   const text = JSON.stringify(body) + '\n';
@@ -275,8 +276,8 @@ function checkBasicCredentials(realm: Realm, header: string): User {
   const email = decoded.slice(0, colon).trim().toLowerCase();
   const apiKey = decoded.slice(colon + 1).trim();
   if (!/^[A-Za-z0-9]{32}$/.test(apiKey)) throw unauthorized('Malformed API key');
-  const user = realm.usersByEmail.get(email);
-  if (!user || !realm.rules.apiKeyMatches(user, apiKey)) throw new JsonError('Invalid API key', 401, 'INVALID_API_KEY');
+  const user = realm.rules.userOfCredentials(realm, email, apiKey);
+  if (!user) throw new JsonError('Invalid API key', 401, 'INVALID_API_KEY');
   return user;
 }
 

@@ -8,6 +8,7 @@ import { has } from './levels.js';
 import { doSendMessage, messageIsAccessible } from './messages.js';
 import type { Message, MessageId, Realm, Reminder, User } from './model.js';
 import { JsonError, pathId } from './params.js';
+import { characterLength } from './text.js';
 
 const MAX_NOTE_LENGTH = 1000;
 const HOUR = 3600;
@@ -66,7 +67,8 @@ export function remindersOf(realm: Realm, user: User): Reminder[] {
 }
 
 function sendRemindersEvent(realm: Realm, user: User, op: 'add' | 'remove', reminder: Reminder): void {
-  if (has(realm.featureLevel, 'remindersListed') && listening(realm, 'reminders', [user.id])) sendEvent(realm, { type: 'reminders', ...realm.dialect.remindersEvent(realm, op, reminder) }, [user.id]);
+  const audience = realm.rules.ownDataAudience(realm, user);
+  if (has(realm.featureLevel, 'remindersListed') && listening(realm, 'reminders', audience)) sendEvent(realm, { type: 'reminders', ...realm.dialect.remindersEvent(realm, op, reminder) }, audience);
 }
 
 // ---- Delivery -------------------------------------------------------------------------------
@@ -106,7 +108,8 @@ export function createReminder({ realm, user, params }: Request) {
       throw new JsonError('Invalid message(s)').otherwise(`You may not read message ${messageId}`, 403);
     }
   }
-  if (note.length > MAX_NOTE_LENGTH) throw new JsonError(`Maximum reminder note length: ${MAX_NOTE_LENGTH} characters`);
+  // Counted in characters, as Zulip (Python) counts them, not in UTF-16 units.
+  if (characterLength(note) > MAX_NOTE_LENGTH) throw new JsonError(`Maximum reminder note length: ${MAX_NOTE_LENGTH} characters`);
   const reminder: Reminder = { id: realm.nextId('reminder'), userId: user.id, messageId: (messageId ?? null) as MessageId | null, deliveryTimestamp: when, note, failed: false };
   realm.reminders.set(reminder.id, reminder);
   sendRemindersEvent(realm, user, 'add', reminder);

@@ -127,6 +127,11 @@ function scheduledMessageSender(_realm: Realm, sender: User): User {
   return sender;
 }
 
+/** scheduled.delivered-as-edited: what is sent is the message as its last edit left it. */
+function scheduledMessageToSend(scheduled: ScheduledMessage): { readonly recipient: Recipient; readonly content: string } {
+  return { recipient: scheduled.recipient, content: scheduled.content };
+}
+
 /** scheduled.deleted-never-sent: the worker sends only what is still scheduled. */
 function dueScheduledMessages(realm: Realm, now: number): ScheduledMessage[] {
   return [...realm.scheduledMessages.values()].filter((scheduled) => !scheduled.delivered && (!scheduled.failed || scheduled.retry) && scheduled.deliveryTimestamp <= now);
@@ -136,7 +141,7 @@ export const SCHEDULED_RULES = {
   messageTypeNames, checkMessageType, channelIdOfTo, userIdsOfTo, checkScheduledRecipientIds, checkScheduledChannel,
   checkRequiredTopic, emptyTopicNamesMeanEmpty, emptyTopicsValid, fitTopicToLimit, fitContentToLimit, ignoreTopicOfDirectMessage,
   checkToGivenOnTypeChange, checkTopicGivenOnChangeToChannel, checkFailedMessageGetsTimestamp, isOwnScheduledMessage,
-  scheduledMessageNotFound, applyScheduledEdit, deleteScheduledMessageById, removeScheduledMessage, dueScheduledMessages, scheduledMessageSender,
+  scheduledMessageNotFound, applyScheduledEdit, deleteScheduledMessageById, removeScheduledMessage, dueScheduledMessages, scheduledMessageSender, scheduledMessageToSend,
 };
 
 // ---- Validation ---------------------------------------------------------------------------
@@ -192,7 +197,8 @@ export function undeliveredScheduledMessages(realm: Realm, user: User): Schedule
 // ---- Actions ------------------------------------------------------------------------------
 
 function sendScheduledMessagesEvent(realm: Realm, user: User, event: () => Record<string, unknown>): void {
-  if (listening(realm, 'scheduled_messages', [user.id])) sendEvent(realm, { type: 'scheduled_messages', ...event() }, [user.id]);
+  const audience = realm.rules.ownDataAudience(realm, user);
+  if (listening(realm, 'scheduled_messages', audience)) sendEvent(realm, { type: 'scheduled_messages', ...event() }, audience);
 }
 
 export function doScheduleMessage(realm: Realm, sender: User, fields: Omit<ScheduledMessage, 'id' | 'senderId' | 'failed' | 'retry' | 'failureMessage' | 'delivered'>): ScheduledMessage {
@@ -228,8 +234,9 @@ export function deliverScheduledMessages(realm: Realm): void {
     const seenAt = Math.max(scheduled.deliveryTimestamp, realm.workerDownUntil);
     try {
       if (seenAt > scheduled.deliveryTimestamp + realm.dialect.latestScheduledDeliverySeconds()) throw new JsonError('Message could not be sent at the scheduled time.');
-      if (scheduled.recipient.type === 'stream') checkChannelId(realm, sender, scheduled.recipient.channelId);
-      doSendMessage(realm, realm.rules.scheduledMessageSender(realm, sender), scheduled.recipient, scheduled.content, scheduled.readBySender, 'API', seenAt);
+      const { recipient, content } = realm.rules.scheduledMessageToSend(scheduled);
+      if (recipient.type === 'stream') checkChannelId(realm, sender, recipient.channelId);
+      doSendMessage(realm, realm.rules.scheduledMessageSender(realm, sender), recipient, content, scheduled.readBySender, 'API', seenAt);
       scheduled.delivered = true;
       scheduled.failed = false;
       realm.dialect.forgetDeliveredScheduledMessage(realm, scheduled);

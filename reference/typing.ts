@@ -1,21 +1,22 @@
 // Typing notifications: Zulip's POST /typing, and the spec's rule that they reach only users
 // with receives_typing_notifications on (from level 253).
 
-import { sendEvent } from './events.js';
+import { sendEvent, type EventQueue } from './events.js';
 import type { Request } from './http.js';
 import { has, hasShape } from './levels.js';
 import type { Realm, User, UserId } from './model.js';
 import { JsonError, checkIntList, missingArgument } from './params.js';
 import { checkChannelId, checkChannelTopic, checkDirectRecipientIds } from './messages.js';
 
-/** typing.only-to-receivers: from level 253, only users who receive typing notifications. */
-function typingReceivers(realm: Realm, ids: Iterable<UserId>, _kind: 'direct' | 'channel'): UserId[] {
-  const all = [...ids];
-  if (!has(realm.featureLevel, 'receivesTypingNotifications')) return all;
-  return all.filter((id) => realm.users.get(id)!.settings.receives_typing_notifications !== false);
+/**
+ * typing.only-to-receivers: from level 253, a client gets typing notifications only while its user
+ * receives them, as the setting is when the notification is sent.
+ */
+function receivesTyping(realm: Realm, queue: EventQueue, _kind: 'direct' | 'channel'): boolean {
+  return !has(realm.featureLevel, 'receivesTypingNotifications') || realm.users.get(queue.userId)!.settings.receives_typing_notifications !== false;
 }
 
-export const TYPING_RULES = { typingReceivers };
+export const TYPING_RULES = { receivesTyping };
 
 export type TypingOp = 'start' | 'stop';
 
@@ -24,7 +25,8 @@ export function doSendTypingNotification(realm: Realm, sender: User, op: TypingO
   const { event, audience, capability } = 'userIds' in to
     ? realm.dialect.directTypingEvent(realm, sender, op, to.userIds)
     : realm.dialect.channelTypingEvent(realm, sender, op, realm.channels.get(to.channelId as never)!, to.topic);
-  sendEvent(realm, event, realm.rules.typingReceivers(realm, audience, 'userIds' in to ? 'direct' : 'channel'), capability);
+  const kind = 'userIds' in to ? 'direct' : 'channel';
+  sendEvent(realm, event, audience, capability, (queue) => realm.rules.receivesTyping(realm, queue, kind));
 }
 
 /** Before stream_id, a channel's typing names the channel as the one ID of `to`. */

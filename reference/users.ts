@@ -22,7 +22,15 @@ function settingsOfNewUser(realm: Realm): Record<string, SettingValue> {
   return { ...realm.userSettingsDefaults };
 }
 
-export const USER_RULES = { checkAdministrator, settingsOfNewUser };
+/**
+ * general.own-data-only: an operation on a user's own data (drafts, scheduled messages, flags,
+ * reminders) is told to that user's clients, and to no one else's.
+ */
+function ownDataAudience(_realm: Realm, user: User): UserId[] {
+  return [user.id];
+}
+
+export const USER_RULES = { checkAdministrator, settingsOfNewUser, ownDataAudience };
 
 /** Users made through POST /users, whose API keys the reference gives out. */
 const createdUsers = new WeakMap<Realm, Set<UserId>>();
