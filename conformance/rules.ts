@@ -311,7 +311,11 @@ export const RULES = [
   },
   {
     id: 'scheduled.own-messages-only', section: 'Authentication; Errors', severity: 'must', since: 173,
-    title: 'Another user\'s scheduled message cannot be edited or deleted: the request is refused and the message is unchanged.',
+    title: 'Another user\'s scheduled message cannot be edited or deleted, by another member or by an administrator: the request is refused and the message is unchanged.',
+  },
+  {
+    id: 'scheduled.delivered-as-edited', section: 'Endpoints 2. Edit a scheduled message', severity: 'must', since: 184,
+    title: 'An edited scheduled message is sent as edited: at its time, the message delivered carries the content, topic and recipients of its last edit, the text exactly as sent.',
   },
   {
     id: 'scheduled.delete-missing-error', section: 'Errors', severity: 'must', since: 173,
@@ -616,7 +620,11 @@ export const RULES = [
   },
   {
     id: 'general.authentication-required', section: 'Authentication', severity: 'must', since: 1,
-    title: 'Every endpoint refuses a request without credentials, with a wrong API key, or with an unknown email, and the request changes nothing.',
+    title: 'Every endpoint refuses a request without credentials, with a wrong API key, with an unknown email, or with one account\'s API key beside another account\'s email, and the request changes nothing.',
+  },
+  {
+    id: 'general.own-data-only', section: 'Authentication', severity: 'must', since: 1,
+    title: 'An operation on one\'s own data (drafts, scheduled messages, flags, reminders) changes the caller\'s data only: what the other profile users observe of theirs stays as it was, their flags on the same messages included, and none of their event queues is told of it.',
   },
   {
     id: 'general.admin-only', section: 'Authentication; Endpoints 1 and 4', severity: 'must', since: 1,
@@ -988,7 +996,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Endpoints 1. Update realm-level defaults of user settings', says: 'Any subset of the settings; the change affects only users created afterwards; from level 96.', rules: ['defaults.updates-follow-model', 'defaults.existing-users-unchanged', 'defaults.new-users-get-defaults'] },
   { section: 'Endpoints 2. Edit a scheduled message', says: 'to is required when type changes; topic when it changes to a channel type; topic ignored for direct messages.', rules: ['scheduled.to-required-on-type-change', 'scheduled.topic-required-on-change-to-channel', 'scheduled.topic-ignored-for-direct'] },
   { section: 'Endpoints 2. Edit a scheduled message', says: 'A required topic cannot be "(no topic)", "" or the display name; otherwise those mean the empty topic (370); empty topics valid from 334.', rules: ['scheduled.required-topic-not-empty', 'scheduled.empty-topic-names', 'scheduled.no-topic-ordinary-before-370', 'scheduled.empty-topic-valid-since-334', 'scheduled.empty-topic-invalid-before-334'] },
-  { section: 'Endpoints 2. Edit a scheduled message', says: 'Success is {result: "success", msg: ""}; the edit sets what it names.', rules: ['scheduled.edits-follow-model'] },
+  { section: 'Endpoints 2. Edit a scheduled message', says: 'Success is {result: "success", msg: ""}; the edit sets what it names.', rules: ['scheduled.edits-follow-model', 'scheduled.delivered-as-edited'] },
   { section: 'Endpoints 2. Edit a scheduled message', says: 'A user acts on their own scheduled messages.', rules: ['scheduled.own-messages-only'] },
   { section: 'Endpoints 3. Delete a scheduled message', says: 'DELETE cancels sending; a missing ID is an error.', rules: ['scheduled.delete-removes', 'scheduled.delete-missing-error'] },
   { section: 'Endpoints 4. Create a custom profile field', says: 'Organization administrators only; field_type required; success returns id.', rules: ['general.admin-only', 'fields.field-type-required', 'fields.create-returns-id'] },
@@ -1005,6 +1013,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Endpoints 8. Upload custom emoji', says: 'A multipart body with a single file part: an image or gif.', rules: ['emoji.one-file-part', 'emoji.images-only', 'emoji.image-bytes'] },
   { section: 'Endpoints 8. Upload custom emoji', says: 'Access depends on the organization\'s configuration.', rules: ['emoji.upload-access', 'emoji.permission'] },
   { section: 'Authentication', says: 'Every request is authenticated with HTTP Basic: email and API key.', rules: ['general.authentication-required'] },
+  { section: 'Authentication', says: 'All other listed endpoints act on the authenticated user\'s own data (scheduled messages, drafts, flags, reminders).', rules: ['general.own-data-only'] },
   { section: 'Authentication', says: 'Bots use the bot\'s email and API key.', rules: [] },
   { section: 'Events', says: 'Drafts events after drafts are created; typing events only to receivers; no event when synchronization is switched off.', rules: ['drafts.event-to-other-clients', 'typing.only-to-receivers', 'drafts.sync-off-sends-no-event'] },
   { section: 'Events', says: 'Event names, queues and payloads: not shown.', rules: ['drafts.event-shapes', 'flags.event-shape', 'scheduled.event-shapes', 'defaults.event-shape', 'fields.listing-shape', 'reminders.listing-shape', 'emoji.listing-shape', 'typing.event-shape'] },

@@ -1,11 +1,14 @@
-// npm run power -- [--seeds N] [--from S] [--faults PATTERN] [--smoke] [--orders] [--runs N] [--jobs N] [--json FILE]
+// npm run power -- [--seeds N] [--from S] [--faults PATTERN] [--smoke] [--orders] [--through-target] [--runs N] [--jobs N] [--json FILE]
 //
 // Power that does not depend on luck: every seeded fault of a must rule (reference/faults.ts,
 // the rules' own and the power faults) against the reference, once for every seed, with the
 // fault's area run as a default run (or a smoke run) would run it. A fault its own rule does not
 // catch at some seed is a blind spot of the suite: each is listed with the seed and the command
 // that replays it. With --orders each is also run with the area's rules shuffled and with its rule
-// alone: no rule may depend on what an earlier one left. Exit 1 when a fault went uncaught.
+// alone: no rule may depend on what an earlier one left. With --through-target each run checks the
+// reference as a --target does, taking the server's lease and watching it with the witness, so that
+// a fault of shared state must still fail its rule (exit 1), never be excused as another client's
+// change. Exit 1 when a fault went uncaught.
 
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -26,6 +29,8 @@ export interface PowerTask {
   readonly runs: number;
   /** The area in the catalog's order, shuffled by the seed, or the fault's rule alone. */
   readonly order: 'catalog' | 'shuffled' | 'alone';
+  /** As a --target is checked: with the server's lease and its witness. */
+  readonly throughTarget?: boolean;
 }
 
 export interface PowerFinding {
@@ -55,7 +60,7 @@ export async function powerOne(task: PowerTask): Promise<PowerFinding> {
   try {
     const profile = targetProfile(reference.fixture, reference.url);
     const report = await runSuite({
-      target: reference.url, credentials: profile.users, embedded: true, seed: task.seed, runs: task.runs, smoke: task.smoke, shuffle: task.order === 'shuffled',
+      target: reference.url, credentials: profile.users, embedded: !task.throughTarget, seed: task.seed, runs: task.runs, smoke: task.smoke, shuffle: task.order === 'shuffled',
       only: task.order === 'alone' ? fault.rule : `${fault.rule.split('.')[0]}.*`, replayPath: null, decisions: false, rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
     });
     const own = report.rules.find((rule) => rule.id === fault.rule);
@@ -69,11 +74,11 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       seeds: { type: 'string' }, from: { type: 'string' }, faults: { type: 'string' }, smoke: { type: 'boolean' }, orders: { type: 'boolean' },
-      runs: { type: 'string' }, jobs: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' },
+      runs: { type: 'string' }, jobs: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' }, 'through-target': { type: 'boolean' },
     },
   });
   if (values.help) {
-    process.stdout.write('npm run power -- [--seeds N] [--from S] [--faults PATTERN] [--smoke] [--orders] [--runs N] [--jobs N] [--json FILE]\n');
+    process.stdout.write('npm run power -- [--seeds N] [--from S] [--faults PATTERN] [--smoke] [--orders] [--through-target] [--runs N] [--jobs N] [--json FILE]\n');
     return 0;
   }
   const count = Number(values.seeds ?? 50);
@@ -91,7 +96,8 @@ async function main(): Promise<number> {
   }
   const jobs = Math.max(1, Number(values.jobs ?? availableParallelism()));
   const orders = values.orders ? (['catalog', 'shuffled', 'alone'] as const) : (['catalog'] as const);
-  const tasks: PowerTask[] = faults.flatMap((fault) => Array.from({ length: count }, (_, index) => orders.map((order) => ({ fault, seed: from + index, smoke, runs, order }))).flat());
+  const throughTarget = values['through-target'] ?? false;
+  const tasks: PowerTask[] = faults.flatMap((fault) => Array.from({ length: count }, (_, index) => orders.map((order) => ({ fault, seed: from + index, smoke, runs, order, throughTarget }))).flat());
   process.stdout.write(`power: ${counted(faults.length, 'fault')} × seeds ${from}–${from + count - 1}${values.orders ? ' × the area in order, shuffled and the rule alone' : ''}, ${smoke ? 'smoke' : `${counted(runs, 'random case')} per property`}: ${counted(tasks.length, 'run')} in ${counted(jobs, 'process', 'processes')}\n`);
   const started = performance.now();
   const findings: PowerFinding[] = [];

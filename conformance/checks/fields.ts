@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import type { ParamList, Response } from '../run/client.js';
 import { check, expect, modelRun, refused, refusedExactly, sharing, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { sameJson, SHAPES } from '../run/shape.js';
-import { pollEvents, registerQueue, type SpecOperation } from './world.js';
+import { MARKED, MARKED_SHORT, text } from './generators.js';
+import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
 interface Listed {
   id: number;
@@ -73,7 +74,7 @@ function validCreate(context: Context): fc.Arbitrary<ParamList> {
   const flags = FLAGS.filter(([name, since]) => name !== 'display_in_profile_summary' && context.level >= since);
   return fc.record({
     field_type: fc.constantFrom(...creatableTypes(context.level)),
-    hint: fc.stringMatching(/^[A-Za-z][A-Za-z ,.]{0,18}[a-z.]$/),
+    hint: text(40),
     options,
     flags: fc.tuple(...flags.map(() => fc.option(fc.boolean(), { nil: undefined }))),
   }).map(({ field_type, hint, options: data, flags: values }) => {
@@ -118,6 +119,8 @@ function fieldData(field: Listed): unknown {
 
 const mustChecks: Check[] = [
   check('fields.create-returns-id', async (context) => {
+    // The boundary: a name and a hint with every kind of character that must come back as sent.
+    const marked = validCreate(context).map((params) => ({ ...params, name: `${params.name} ${MARKED_SHORT}`, hint: MARKED }));
     await context.property(validCreate(context), async (params) => {
       const { response, made } = await create(context, params);
       try {
@@ -130,10 +133,15 @@ const mustChecks: Check[] = [
         if (field.type !== params.field_type) wrong.push(`type ${field.type}, sent ${params.field_type}`);
         for (const [name] of FLAGS) if (params[name] !== undefined && field[name] !== params[name]) wrong.push(`${name} ${JSON.stringify(field[name])}, sent ${params[name]}`);
         expect(wrong.length === 0, `field ${body.id} is listed with ${wrong.join('; ')}`);
+        // Through the other path the target offers: the state a client of another user registers with.
+        const registered = (await fetchState(context, 'other', ['custom_profile_fields'])).custom_profile_fields;
+        if (!Array.isArray(registered)) return;
+        const there = registered.find((candidate: Listed) => candidate.id === body.id);
+        expect(there && there.name === field.name && there.hint === field.hint && there.type === field.type, `POST /register gives other field ${body.id} as ${JSON.stringify(there)}, GET /realm/profile_fields as ${JSON.stringify(field)}`);
       } finally {
         await removeFields(context, made.map((field) => field.id));
       }
-    }, context.runsSmokeAtMost(16));
+    }, { runs: context.runsSmokeAtMost(16), boundaries: [marked] });
   }),
 
   check('fields.name-optional', async (context) => {

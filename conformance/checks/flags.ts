@@ -6,7 +6,7 @@ import { TransientError, type Exchange, type Response, type Role } from '../run/
 import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, Unobservable, type Check, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
 import { text } from './generators.js';
-import { createChannel, fetchMessage, fetchState, pollEvents, readConversation, registerQueue, send, type Channel, type Conversation, type SpecOperation } from './world.js';
+import { createChannel, fetchMessage, fetchState, namesId, runChannel, pollEvents, readConversation, registerQueue, send, type Channel, type Conversation, type SpecOperation } from './world.js';
 
 const CHANGEABLE = ['read', 'starred', 'collapsed'] as const;
 type Changeable = (typeof CHANGEABLE)[number];
@@ -25,16 +25,12 @@ interface World {
   readonly left: Channel;
   /** Public, member never joined: its messages are member's history, not received. */
   readonly history: Channel;
-  /** Private, member not in it: its messages are not member's to see. */
-  readonly hidden: Channel;
   readonly messages: {
     readonly subscribed: number[];
     readonly own: number;
     readonly left: number[];
     readonly history: number[];
     readonly direct: number[];
-    readonly hidden: number;
-    readonly othersDirect: number;
   };
   /** The channel of each channel message, for the unread invariant. */
   readonly channelOf: ReadonlyMap<number, number>;
@@ -43,10 +39,9 @@ interface World {
 function world(context: Context): Promise<World> {
   return context.memo('flags-world', async () => {
     const { users } = context.probe;
-    const subscribed = await createChannel(context, 'flags', ['member', 'other']);
+    const subscribed = await runChannel(context, ['member', 'other']);
     const left = await createChannel(context, 'flags-left', ['member', 'other']);
     const history = await createChannel(context, 'flags-history', ['other']);
-    const hidden = await createChannel(context, 'flags-hidden', ['other'], true);
     const say = (n: number) => `${context.prefix} message ${n}`;
     // Messages 3 and 10 mention member: the details of an event say so.
     // The world's channel messages have a topic of their own, so that one narrow reads them all.
@@ -57,8 +52,6 @@ function world(context: Context): Promise<World> {
       left: [await send(context, 'other', left, say(5), topic), await send(context, 'other', left, say(6), topic)],
       history: [await send(context, 'other', history, say(7), topic), await send(context, 'other', history, say(8), topic)],
       direct: [await send(context, 'other', [users.member.id], say(9)), await send(context, 'other', [users.member.id], `${say(10)} @**${users.member.fullName}|${users.member.id}**`)],
-      hidden: await send(context, 'other', hidden, say(11)),
-      othersDirect: await send(context, 'other', [users.admin.id], say(12)),
     };
     const unsubscribed = succeeded(await context.call('member', 'DELETE', '/users/me/subscriptions', { subscriptions: [left.name] }), 'DELETE /users/me/subscriptions');
     expect(unsubscribed.removed?.includes(left.name), `DELETE /users/me/subscriptions did not remove ${left.name}: ${JSON.stringify(unsubscribed)}`);
@@ -66,9 +59,16 @@ function world(context: Context): Promise<World> {
       ...[...messages.subscribed, messages.own].map((id) => [id, subscribed.id] as const),
       ...messages.left.map((id) => [id, left.id] as const),
       ...messages.history.map((id) => [id, history.id] as const),
-      [messages.hidden, hidden.id],
     ]);
-    return { subscribed, left, history, hidden, messages, channelOf };
+    return { subscribed, left, history, messages, channelOf };
+  });
+}
+
+/** Messages member may not see: one in a private channel member is not in, one between other and admin. */
+function unseenMessages(context: Context): Promise<{ hidden: number; othersDirect: number }> {
+  return context.memo('flags-unseen', async () => {
+    const channel = await createChannel(context, 'flags-hidden', ['other'], true);
+    return { hidden: await send(context, 'other', channel, `${context.prefix} message 11`), othersDirect: await send(context, 'other', [context.probe.users.admin.id], `${context.prefix} message 12`) };
   });
 }
 
@@ -295,11 +295,17 @@ const mustChecks: Check[] = [
     // Every flag of the table with each op, then generated names outside the table.
     // A smoke run names a channel message and a direct one; a full run every visible message.
     const named = context.options.smoke ? [w.messages.subscribed[0]!, w.messages.direct[0]!] : visible(w);
+    // Each is refused and changes nothing: the flags are read before them all and after them all.
+    const before = await flagsOf(context, named);
+    const tried: string[] = [];
     for (const flag of fixed) {
       for (const op of context.some(['add', 'remove'] as const)) {
-        await refusedChangingNothing(context, w, () => updateFlags(context, named, op, flag), `POST /messages/flags ${op} ${flag}`, named);
+        refused(await updateFlags(context, named, op, flag), `POST /messages/flags ${op} ${flag}`);
+        tried.push(`${op} ${flag}`);
       }
     }
+    const after = await flagsOf(context, named);
+    expect(same(before, after), `${tried.join(', ')} on ${JSON.stringify(named)}: each was refused, yet flags changed: before ${JSON.stringify([...before])}, after ${JSON.stringify([...after])}`);
     const outside = fc.oneof(fc.constantFrom('Read', 'STARRED', 'unread', 'is_private', 'active_mobile_push_notification', 'force_expand', ''), fc.string({ maxLength: 10 }).filter((flag) => !table.includes(flag)));
     await context.property(fc.tuple(outside, fc.constantFrom<Op>('add', 'remove'), fc.subarray(visible(w), { minLength: 1 })), async ([flag, op, ids]) => {
       await refusedChangingNothing(context, w, () => updateFlags(context, ids, op, flag), `POST /messages/flags flag=${JSON.stringify(flag)}`);
@@ -511,18 +517,24 @@ const mustChecks: Check[] = [
     const step = (op: Op, flag: Changeable) => new FlagCommand(all, op, flag);
     const whileSet = [...CHANGEABLE.map((flag) => step('add', flag)), ...CHANGEABLE.flatMap((flag) => [step('remove', flag), step('add', flag)])];
     const whileUnset = [...CHANGEABLE.map((flag) => step('remove', flag)), ...CHANGEABLE.flatMap((flag) => [step('add', flag), step('remove', flag)])];
-    // A smoke run keeps its budget: every flag set, then each removed, the last set first.
-    const short = [...CHANGEABLE.map((flag) => step('add', flag)), ...[...CHANGEABLE].reverse().map((flag) => step('remove', flag))];
+    // A smoke run keeps its budget: every flag set, then each removed, the last set first, on the
+    // messages member received (the history channel's are flags.historical-flag's and
+    // flags.remove-read-skips-unsubscribed's).
+    const received = all.filter((id) => !w.messages.history.includes(id));
+    const short = [...CHANGEABLE.map((flag) => new FlagCommand(received, 'add', flag)), ...[...CHANGEABLE].reverse().map((flag) => new FlagCommand(received, 'remove', flag))];
     const boundaries = context.options.smoke ? [fc.constant(short)] : [fc.constant(whileSet), fc.constant(whileUnset)];
     await context.property(fc.commands([stepArbitrary(w).map((one) => new FlagCommand(one.ids, one.op, one.flag))], { maxCommands: 8 }), async (commands) => {
-      const model: FlagModel = { world: w, flags: await flagsOf(context, visible(w)) };
-      await modelRun(context, model, commands, async (state) => void (state.flags = await flagsOf(context, visible(w))));
+      const watched = context.options.smoke ? received : all;
+      const model: FlagModel = { world: w, watched, flags: await flagsOf(context, watched) };
+      await modelRun(context, model, commands, async (state) => void (state.flags = await flagsOf(context, watched)));
     }, { runs: context.runsSmokeAtMost(15), boundaries: boundaries as never });
   }),
 ];
 
 interface FlagModel {
   readonly world: World;
+  /** The messages whose flags the model follows, read after each step. */
+  readonly watched: readonly number[];
   flags: Map<number, string[]>;
 }
 
@@ -542,7 +554,7 @@ class FlagCommand implements fc.AsyncCommand<FlagModel, Context> {
       else flags.delete(this.flag);
       model.flags.set(id, [...flags]);
     }
-    const actual = await flagsOf(context, visible(w));
+    const actual = await flagsOf(context, model.watched);
     judged([...model.flags.keys()], `after ${this}`);
     for (const [id, flags] of model.flags) {
       if (!actual.has(id)) continue;
@@ -590,10 +602,11 @@ const decisionChecks: Check[] = [
     const w = await world(context);
     // remove read skips a channel message of a channel member is not in before access is
     // considered (and reports the channel as ignored), so it is tried with the others only.
-    const unseen = [w.messages.hidden, w.messages.othersDirect, 2_000_000_000];
+    const { hidden, othersDirect } = await unseenMessages(context);
+    const unseen = [hidden, othersDirect, 2_000_000_000];
     const refusing = fc.constantFrom<[Op, Changeable]>(['add', 'starred'], ['add', 'collapsed'], ['remove', 'read']);
     const harmless = fc.constantFrom<[Op, Changeable]>(['add', 'read'], ['remove', 'starred'], ['remove', 'collapsed']);
-    const cases = fc.tuple(fc.constantFrom(...unseen), fc.constantFrom(...w.messages.subscribed), refusing, harmless).filter(([hidden, , [op]]) => !(op === 'remove' && hidden === w.messages.hidden));
+    const cases = fc.tuple(fc.constantFrom(...unseen), fc.constantFrom(...w.messages.subscribed), refusing, harmless).filter(([message, , [op]]) => !(op === 'remove' && message === hidden));
     await context.property(cases, async ([hidden, seen, [op, flag], [okOp, okFlag]]) => {
       await refusedChangingNothing(context, w, async () => {
         const response = await updateFlags(context, [seen, hidden], op, flag);
@@ -642,7 +655,7 @@ export const FLAGS_CHECKS: readonly Check[] = [...mustChecks, ...decisionChecks]
 
 export const FLAGS_OPERATIONS: readonly SpecOperation[] = [
   {
-    name: 'POST /messages/flags', since: 1,
+    name: 'POST /messages/flags', since: 1, ownData: true, repeatable: true,
     async prepare(context) {
       const id = await context.memo('flags-general', () => send(context, 'other', [context.probe.users.member.id], `${context.prefix} general`));
       return {
@@ -651,6 +664,11 @@ export const FLAGS_OPERATIONS: readonly SpecOperation[] = [
         invalid: { path: '/messages/flags', params: { messages: [id], op: 'toggle', flag: 'starred' } },
         observe: async () => JSON.stringify([...await flagsOfOne(context, id)].sort()),
         undo: async () => void (await updateFlags(context, [id], 'remove', 'starred')),
+        others: {
+          // other sent the message: its own copy is there to watch; admin has none, and must get none.
+          observe: async (as) => JSON.stringify([...((await flagsOf(context, [id], as)).get(id) ?? ['(no copy)'])].sort()),
+          tells: (event) => namesId(event, id, /^messages$|^message_ids?$/) || (event?.message_details !== null && typeof event?.message_details === 'object' && String(id) in event.message_details),
+        },
       };
     },
   },

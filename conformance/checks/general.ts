@@ -3,9 +3,9 @@
 // takes for all operations alike.
 
 import fc from 'fast-check';
-import type { Forged, ParamList, Response } from '../run/client.js';
+import { ROLES, type Forged, type ParamList, type Response, type Role } from '../run/client.js';
 import { check, expect, noServerError, refused, succeeded, type Check, type Context, type Shared } from '../run/harness.js';
-import { advanceClock, createChannel, fetchMessage, fetchState, readConversation, recentMessages, send, targetNow, type PreparedOperation, type SpecOperation } from './world.js';
+import { advanceClock, createChannel, fetchMessage, fetchState, pollEvents, readConversation, recentMessages, registerQueue, send, targetNow, type PreparedOperation, type SpecOperation } from './world.js';
 
 
 /** The operations a server at the target's level has. */
@@ -32,13 +32,19 @@ function expectEnvelope(response: Response, what: string, result: 'success' | 'e
   expect(result === 'success' ? body.msg === '' : body.msg !== '', `${what}: msg is ${JSON.stringify(body.msg)}; it must be ${result === 'success' ? 'empty on success' : 'a message on an error'}`);
 }
 
-/** Credentials no server issued: a profile user's email with a made-up key, or an email of the run's own. */
+/**
+ * Credentials that name no account: none, a profile user's email with a made-up key, an email of
+ * the run's own, and each profile user's email with another's real API key.
+ */
 function forgedCallers(context: Context): Array<Forged | null> {
   const key = `${context.prefix}${'Q'.repeat(32)}`.slice(0, 32);
-  return [null, { forged: true, email: 'member', api_key: key }, { forged: true, email: `${context.prefix}@nobody.invalid`, api_key: key }];
+  const mixed = ROLES.flatMap((email) => ROLES.filter((owner) => owner !== email).map((keyOf): Forged => ({ forged: true, email, api_key: '', keyOf })));
+  return [null, { forged: true, email: 'member', api_key: key }, { forged: true, email: `${context.prefix}@nobody.invalid`, api_key: key }, ...mixed];
 }
 
-const describeCaller = (caller: Forged | null) => (caller === null ? 'no credentials' : caller.email === 'member' ? "member's email with a wrong API key" : 'an unknown email');
+const describeCaller = (caller: Forged | null) => (caller === null ? 'no credentials'
+  : caller.keyOf !== undefined ? `${caller.email}'s email with ${caller.keyOf}'s API key`
+  : caller.email === 'member' ? "member's email with a wrong API key" : 'an unknown email');
 
 /** Names no server supports: the run's prefix and a word. */
 const unsupportedNames = (context: Context, minLength = 0) =>
@@ -57,13 +63,18 @@ function expectIgnoredExactly(body: any, names: readonly string[], what: string)
   expect(JSON.stringify([...listed].sort()) === JSON.stringify([...names].sort()), `${what}: ignored_parameters_unsupported is ${JSON.stringify(listed)}, not ${JSON.stringify(names)}`);
 }
 
-/** PATCH /settings with one setting at its present value (so nothing changes) and the extra names. */
-async function patchSettingsWith(context: Context, names: readonly string[]): Promise<any> {
+/** member's enter_sends as it is now. */
+async function enterSends(context: Context): Promise<boolean> {
   const registered = await fetchState(context, 'member', ['user_settings']);
   // Servers below level 89 have the settings at the top level of the state.
-  const current = registered.user_settings?.enter_sends ?? registered.enter_sends;
-  expect(typeof current === 'boolean', `POST /register: no enter_sends setting: ${JSON.stringify(registered.user_settings ?? registered).slice(0, 300)}`);
-  return succeeded(await context.call('member', 'PATCH', '/settings', withExtras({ enter_sends: current }, names)), 'PATCH /settings');
+  const value = registered.user_settings?.enter_sends ?? registered.enter_sends;
+  expect(typeof value === 'boolean', `POST /register: no enter_sends setting: ${JSON.stringify(registered.user_settings ?? registered).slice(0, 300)}`);
+  return value;
+}
+
+/** PATCH /settings with one setting at its present value (so nothing changes) and the extra names. */
+async function patchSettingsWith(context: Context, names: readonly string[], current?: boolean): Promise<any> {
+  return succeeded(await context.call('member', 'PATCH', '/settings', withExtras({ enter_sends: current ?? await enterSends(context) }, names)), 'PATCH /settings');
 }
 
 /** Zulip endpoints the suite reads with, for the authentication rule. */
@@ -77,14 +88,12 @@ const OPERATIONS_SHARE: readonly Shared[] = ['organization defaults', 'profile f
 export function generalChecks(operations: readonly SpecOperation[]): Check[] {
   const mustChecks: Check[] = [
     // Every operation, with a request the spec makes valid and one it refuses.
+    // The refused request first: it changes nothing, so the valid one meets the set-up as made.
     check('general.envelope', async (context) => {
       for (const operation of present(context, operations)) {
         await withPrepared(context, operation, async (prepared) => {
+          if (prepared.invalid) expectEnvelope(await context.call(operation.as ?? 'member', prepared.method, prepared.invalid.path, prepared.invalid.params), `${operation.name} (a request the spec refuses)`, 'error');
           expectEnvelope(await context.call(operation.as ?? 'member', prepared.method, prepared.path, prepared.valid), `${operation.name} (a valid request)`, 'success');
-        });
-        await withPrepared(context, operation, async (prepared) => {
-          if (!prepared.invalid) return;
-          expectEnvelope(await context.call(operation.as ?? 'member', prepared.method, prepared.invalid.path, prepared.invalid.params), `${operation.name} (a request the spec refuses)`, 'error');
         });
       }
     }, [], OPERATIONS_SHARE),
@@ -92,24 +101,26 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
     // Every operation with every kind of refused credentials, then the endpoints the suite reads with.
     check('general.authentication-required', async (context) => {
       const callers = forgedCallers(context);
-      // A smoke run tries one caller on each operation, a different one on the next, so that every
-      // kind of caller is tried at every seed.
+      // A smoke run tries one caller on each operation, a different one on the next (every caller
+      // meets GET /users/me below, in every run).
       const operationsPresent = present(context, operations);
       for (const [index, operation] of operationsPresent.entries()) {
-        for (const caller of context.options.smoke ? [callers[(context.options.seed + index) % callers.length]!] : callers) {
-          await withPrepared(context, operation, async (prepared) => {
-            const before = await prepared.observe();
+        // A refused request changes nothing: one set-up serves every caller, looked at after each.
+        await withPrepared(context, operation, async (prepared) => {
+          const before = await prepared.observe();
+          for (const caller of context.options.smoke ? [callers[(context.options.seed + index) % callers.length]!] : callers) {
             const response = await context.call(caller, prepared.method, prepared.path, prepared.valid);
             const after = await prepared.observe();
             const what = `${operation.name} with ${describeCaller(caller)}`;
             expect(response.status >= 400 && response.status < 500 && (response.body === null || response.body.result === 'error'), `${what} was not refused: ${response.status} ${response.text.slice(0, 200)}`);
             expect(before === after, `${what} was refused, yet it changed ${before} into ${after}`);
-          });
-        }
+          }
+        });
       }
+      // Every caller on GET /users/me, which would say whom a request was taken for; one of them on each other endpoint the suite reads with.
       for (const [method, path, since] of READ_ENDPOINTS) {
         if (context.level < since) continue;
-        for (const caller of context.some(callers)) {
+        for (const caller of path === '/users/me' ? callers : context.some(callers)) {
           const response = await context.call(caller, method, path);
           expect(response.status >= 400 && response.status < 500, `${method} ${path} with ${describeCaller(caller)} was not refused: ${response.status} ${response.text.slice(0, 200)}`);
         }
@@ -132,20 +143,61 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
     // Every operation: without unsupported parameters, then with generated ones.
     check('general.ignored-parameters-listed', async (context) => {
       for (const operation of present(context, operations)) {
-        const listed = async (names: readonly string[]) => withPrepared(context, operation, async (prepared) => {
+        const send = async (prepared: PreparedOperation, names: readonly string[]) => {
           const body = succeeded(await context.call(operation.as ?? 'member', prepared.method, prepared.path, withExtras(prepared.valid, names)), operation.name);
           expectIgnoredExactly(body, names, operation.name);
-        });
-        await listed([]);
-        await context.property(unsupportedNames(context, 1), listed, context.runsSmokeAtMost(3));
+        };
+        // Without unsupported parameters, then with generated ones: on one set-up where the operation allows it.
+        if (operation.repeatable) {
+          await withPrepared(context, operation, async (prepared) => {
+            await send(prepared, []);
+            await context.property(unsupportedNames(context, 1), (names) => send(prepared, names), context.runsSmokeAtMost(3));
+          });
+        } else {
+          await withPrepared(context, operation, (prepared) => send(prepared, []));
+          await context.property(unsupportedNames(context, 1), (names) => withPrepared(context, operation, (prepared) => send(prepared, names)), context.runsSmokeAtMost(3));
+        }
       }
     }, [], OPERATIONS_SHARE),
 
+    // Every operation on the caller's own data, by member: the other profile users' data of that
+    // kind, their flags on the same messages among it, read before and after each; their event
+    // queues, opened before them all, read once at the end (an event of one of them that told
+    // them of member's objects is the operation's, by its token or an ID where one is meant).
+    check('general.own-data-only', async (context) => {
+      const others = ['other', 'admin'] as const;
+      const queues = await Promise.all(['member', ...others].map((as) => registerQueue(context, as as Role, null)));
+      const tellers: Array<{ name: string; tells: (event: any) => boolean }> = [];
+      try {
+        for (const operation of present(context, operations).filter((candidate) => candidate.ownData)) {
+          await withPrepared(context, operation, async (prepared) => {
+            const frame = prepared.others!;
+            tellers.push({ name: operation.name, tells: frame.tells });
+            const before = await Promise.all(others.map((as) => frame.observe(as)));
+            succeeded(await context.call(operation.as ?? 'member', prepared.method, prepared.path, prepared.valid), `${operation.name} as member`);
+            const after = await Promise.all(others.map((as) => frame.observe(as)));
+            others.forEach((as, at) => expect(before[at] === after[at], `${operation.name} as member changed what ${as} observes of their own: ${before[at]} became ${after[at]}`));
+          });
+        }
+        // member's own queue hears of its operations (or the wait ends): what reached the others would be there by then.
+        const [mine, ...theirs] = queues;
+        await pollEvents(context, 'member', mine!, (seen) => tellers.every(({ tells }) => seen.some(tells)));
+        for (const [at, as] of others.entries()) {
+          const told = (await pollEvents(context, as, theirs[at]!, () => true)).flatMap((event) => tellers.filter(({ tells }) => tells(event)).map(({ name }) => `${name}: ${JSON.stringify(event)}`));
+          expect(told.length === 0, `${as}'s event queue was told of what member did to its own data: ${told.join('; ')}`);
+        }
+      } finally {
+        for (const queue of queues) await queue.remove();
+      }
+    }),
+
     // PATCH /settings from 78; the spec operations that had it before 167, from their level.
     check('general.ignored-parameters-on-settings', async (context) => {
-      expectIgnoredExactly(await patchSettingsWith(context, []), [], 'PATCH /settings');
+      // Read once: each request sets it to what it is, so it stays so.
+      const current = await enterSends(context);
+      expectIgnoredExactly(await patchSettingsWith(context, [], current), [], 'PATCH /settings');
       await context.property(unsupportedNames(context, 1), async (names) => {
-        expectIgnoredExactly(await patchSettingsWith(context, names), names, 'PATCH /settings');
+        expectIgnoredExactly(await patchSettingsWith(context, names, current), names, 'PATCH /settings');
       }, context.runsSmokeAtMost(3));
       // The operations that list them before 167 (the settings-defaults one); from 167 every
       // operation is general.ignored-parameters-listed's.

@@ -11,10 +11,15 @@ export function characterLength(value: string): number {
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\ufeff]/g;
 
-/** Unicode text without control characters or surrounding whitespace, at least one character. */
+/**
+ * Unicode text without control characters or surrounding whitespace, at least one character: any
+ * grapheme, and often the characters of MARKED (below), which must come back as sent as much as
+ * letters must; random graphemes seldom hold them.
+ */
 export function text(maxGraphemes: number): fc.Arbitrary<string> {
-  return fc.string({ unit: 'grapheme', minLength: 1, maxLength: maxGraphemes }).map((value) => {
-    const clean = value.replace(CONTROL, '').trim();
+  const unit = fc.oneof({ arbitrary: fc.constantFrom(...MARKED_CHARACTERS), weight: 1 }, { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }), weight: 2 }, { arbitrary: fc.constant(' '), weight: 1 });
+  return fc.array(unit, { minLength: 1, maxLength: maxGraphemes }).map((parts) => {
+    const clean = parts.join('').replace(CONTROL, '').trim();
     return clean === '' ? 'x' : clean;
   });
 }
@@ -23,3 +28,15 @@ export function text(maxGraphemes: number): fc.Arbitrary<string> {
 export function topicText(maxTopicLength: number): fc.Arbitrary<string> {
   return text(Math.min(20, maxTopicLength)).map((topic) => Array.from(topic).slice(0, maxTopicLength).join('').trim() || 'x');
 }
+
+/**
+ * What must come back as sent: the characters that mean something in Markdown, HTML and URLs, a
+ * backslash, a character outside the Basic Multilingual Plane, a combining mark (é as e and U+0301)
+ * and right-to-left text. No digit: a number in a link would read as a message's ID.
+ */
+export const MARKED = '<b>&amp;</b> *a* _b_ `c` [d](https://e.invalid/?f=x&g=y#h) \\ 😀 e\u0301 שלום';
+
+/** The same kinds of character in few enough for a topic (twenty at most). */
+export const MARKED_SHORT = '<&> *a* `c` \\ 😀 e\u0301 ש';
+
+const MARKED_CHARACTERS = [...new Set(Array.from(MARKED.replace(/\s/g, '')))];

@@ -7,15 +7,15 @@ import { cleanedUp } from '../run/cleanup.js';
 import type { Role } from '../run/client.js';
 import { check, expect, refusedExactly, succeeded, type Check, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
-import { text } from './generators.js';
+import { MARKED, text } from './generators.js';
 import { deliveryProperty, deliveryWindow, due, dueWithinRun } from './deliveries.js';
-import { advanceClock, createChannel, fetchState, linksToMessage, messagesAfter, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
+import { advanceClock, fetchState, runChannel, linksToMessage, messagesAfter, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
 
 const DAY = 86_400;
 
 /** A channel member and other share, for messages to be reminded of. */
 function channel(context: Context): Promise<Channel> {
-  return context.memo('reminders-channel', () => createChannel(context, 'reminders', ['member', 'other']));
+  return runChannel(context, ['member', 'other']);
 }
 
 /** A message member may read: other's, in their channel or to member directly. */
@@ -28,6 +28,21 @@ const hashEncode = (text: string) => [...new TextEncoder().encode(text)]
   .map((byte) => (/[A-Za-z0-9_~-]/.test(String.fromCharCode(byte)) && byte < 128 ? String.fromCharCode(byte) : `.${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
 
 const token = (context: Context) => `${context.prefix}r${context.serial('reminder')}x`;
+
+/**
+ * The longest note the target takes, where it does not say (the spec names no limit): notes of
+ * 10,000 characters, then ever shorter ones, until one is accepted (deleted with the run's other
+ * reminders); null
+ * where none of a hundred characters or more is.
+ */
+async function longestNoteTaken(context: Context): Promise<number | null> {
+  const messageId = await context.memo('reminders-general', () => messageToRemind(context, true, `${context.prefix} general`));
+  for (let length = 10_000; length >= 100; length = Math.floor(length / 2)) {
+    const response = await remind(context, { message_id: messageId, scheduled_delivery_timestamp: (await targetNow(context)) + 30 * DAY, note: 'n'.repeat(length) });
+    if (response.body?.result === 'success') return length;
+  }
+  return null;
+}
 
 /**
  * Creates a reminder as member; the end of the run deletes it whatever happens. A target that
@@ -106,13 +121,18 @@ const mustChecks: Check[] = [
   }, ['deliveries']),
 
   check('reminders.note-delivered', async (context) => {
-    // The boundary: a note of the longest length /register allows.
+    // The boundary: the longest note the target takes, of every kind of character that must come
+    // back as sent: the length /register gives (max_reminder_note_length, which the spec does not
+    // name), or else the longest of ever shorter ones it accepts, long enough to cross any cut a
+    // server might make.
     const limit: unknown = (await fetchState(context, 'member', ['reminders'])).max_reminder_note_length;
-    const longest = Number.isInteger(limit) ? [fc.constant('n'.repeat(limit as number))] : [];
+    const length = Number.isInteger(limit) ? (limit as number) : await longestNoteTaken(context);
+    const marked = Array.from(MARKED.repeat(Math.ceil((length ?? MARKED.length) / MARKED.length) + 1));
+    const longest = [fc.constant(marked.slice(0, length ?? MARKED.length).join('').trim())];
     await deliveryProperty(context, text(20), async (words) => {
       const tag = token(context);
       const messageId = await messageToRemind(context, false, tag);
-      const note = `${tag} ${words}`.slice(0, Number.isInteger(limit) ? (limit as number) : undefined);
+      const note = Array.from(`${tag} ${words}`).slice(0, length ?? undefined).join('').trimEnd();
       const delivery = await due(context);
       succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: delivery.at, note }), 'POST /reminders');
       await delivery.passed();
@@ -219,7 +239,7 @@ export const REMINDERS_CHECKS: readonly Check[] = [...mustChecks, ...decisionChe
 
 export const REMINDERS_OPERATIONS: readonly SpecOperation[] = [
   {
-    name: 'POST /reminders', since: 381,
+    name: 'POST /reminders', since: 381, ownData: true, repeatable: true,
     // A reminder made is seen by GET /reminders and removed by DELETE: on a target without them
     // (Zulip at 381 to 384) the rules of every operation cannot tell what a request did.
     needs: ['reminder-listing', 'reminder-deletion'],
@@ -234,6 +254,10 @@ export const REMINDERS_OPERATIONS: readonly SpecOperation[] = [
         method: 'POST', path: '/reminders',
         valid: { message_id: messageId, scheduled_delivery_timestamp: (await targetNow(context)) + 30 * DAY },
         observe: async () => JSON.stringify((await ofOurs()).map((reminder) => reminder.reminder_id).sort((a, b) => a - b)),
+        others: {
+          observe: async (as) => JSON.stringify((await listReminders(context, as)).filter(names).sort((a, b) => a.reminder_id - b.reminder_id)),
+          tells: (event) => names(event) || (Array.isArray(event?.reminders) && event.reminders.some(names)),
+        },
         undo: async () => {
           for (const reminder of await ofOurs()) {
             if (!before.has(reminder.reminder_id)) await context.cleanup.request(`delete reminder ${reminder.reminder_id}`, () => context.call('member', 'DELETE', `/reminders/${reminder.reminder_id}`));

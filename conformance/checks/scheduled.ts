@@ -4,11 +4,11 @@
 
 import fc from 'fast-check';
 import type { ParamList, Response, Role } from '../run/client.js';
-import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
+import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeeded, Skip, Violation, type Check, type Context } from '../run/harness.js';
 import { canonical, SHAPES } from '../run/shape.js';
-import { characterLength, text, topicText } from './generators.js';
+import { characterLength, MARKED, MARKED_SHORT, text, topicText } from './generators.js';
 import { due, deliveryProperty } from './deliveries.js';
-import { advanceClock, createChannel, messagesAfter, pollEvents, readConversation, registerQueue, serverStamp, targetNow, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';
+import { advanceClock, fetchState, runChannel, messagesAfter, namesId, pollEvents, readConversation, registerQueue, serverStamp, targetNow, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';
 
 type Kind = 'channel' | 'direct';
 
@@ -56,8 +56,8 @@ interface World {
 function world(context: Context): Promise<World> {
   return context.memo('scheduled-world', async () => {
     const { users } = context.probe;
-    const first = await createChannel(context, 'scheduled', ['member', 'other']);
-    const second = await createChannel(context, 'scheduled-b', ['member']);
+    const first = await runChannel(context, ['member', 'other']);
+    const second = await runChannel(context, ['member']);
     return { channels: [first.id, second.id], audiences: [[users.member.id], [users.other.id], [users.admin.id], [users.other.id, users.admin.id].sort((a, b) => a - b)] };
   });
 }
@@ -132,6 +132,13 @@ async function listed(context: Context, as: Role = 'member'): Promise<Map<number
   const body = succeeded(await context.call(as, 'GET', '/scheduled_messages'), 'GET /scheduled_messages', SHAPES.scheduledMessages);
   expect(Array.isArray(body.scheduled_messages), `GET /scheduled_messages: no scheduled_messages list: ${JSON.stringify(body)}`);
   return new Map((body.scheduled_messages as Listed[]).map((item) => [item.scheduled_message_id, item]));
+}
+
+/** The user's scheduled messages as POST /register gives them to a client that registers now; null where the target gives none there. */
+async function registeredScheduled(context: Context, as: Role = 'member'): Promise<Map<number, Listed> | null> {
+  const state = await fetchState(context, as, ['scheduled_messages']);
+  if (!Array.isArray(state.scheduled_messages)) return null;
+  return new Map((state.scheduled_messages as Listed[]).map((item) => [item.scheduled_message_id, item]));
 }
 
 async function readBack(context: Context, id: number, as: Role = 'member'): Promise<Listed | undefined> {
@@ -338,7 +345,8 @@ const mustChecks: Check[] = [
     // one (position 0), then the type changed each way.
     const [channelTypeName] = typeNames(context.level, 'channel');
     const [directTypeName] = typeNames(context.level, 'direct');
-    const alone = (position: number): Edit[] => [{ content: `${context.prefix} edited ${position}` }, ...(position === 0 ? [{ topic: 'edited topic' }] : [])];
+    // The content and topic edited hold every kind of character that must come back as sent.
+    const alone = (position: number): Edit[] => [{ content: `${context.prefix} edited ${position} ${MARKED}` }, ...(position === 0 ? [{ topic: Array.from(MARKED_SHORT).slice(0, context.probe.maxTopicLength).join('').trim() }] : [])];
     const every = fc.tuple(starts, audience(w, 'channel'), audience(w, 'direct')).map(([pair, channelTo, directTo]) => [pair, [
       ...alone(1).map((change) => new EditCommand(1, change)),
       ...alone(0).map((change) => new EditCommand(0, change)),
@@ -358,6 +366,12 @@ const mustChecks: Check[] = [
             return typeof message === 'string' ? [] : [{ id: item.scheduled_message_id, message }];
           });
         });
+        // Through the other path the target offers: the state a client that registers now is given.
+        const registered = await registeredScheduled(context);
+        for (const { id, message } of registered === null ? [] : model.messages) {
+          const wrong = differences(context, message, registered!.get(id));
+          expect(wrong === null, `after ${list}: POST /register gives scheduled message ${id} otherwise than the model (${JSON.stringify(normalizeAudience(message, context.probe.users.member.id))}): ${wrong}`);
+        }
       } finally {
         for (const entry of model.messages) await remove(context, entry.id);
       }
@@ -422,10 +436,12 @@ const mustChecks: Check[] = [
     const { userIds } = context.probe;
     const notUsers = w.channels.filter((id) => !userIds.includes(id));
     const shapes = fc.tuple(anyKind, fc.boolean()).filter(([from, changeType]) => notUsers.length > 0 || (changeType ? otherKind(from) : from) === 'channel');
-    const casesOf = (shape: fc.Arbitrary<[Kind, boolean]>) => shape.chain(([from, changeType]) => {
+    // A boundary's list for a channel message is of channels that exist: one that takes a list's
+    // first entry for the channel has no refusal to hide behind.
+    const casesOf = (shape: fc.Arbitrary<[Kind, boolean]>, boundary = false) => shape.chain(([from, changeType]) => {
       const kind = changeType ? otherKind(from) : from;
       const wrongTo = kind === 'channel'
-        ? fc.constantFrom([...w.channels], [context.probe.users.other.id, context.probe.users.admin.id].sort((a, b) => a - b), [context.probe.users.member.id, ...w.channels])
+        ? (boundary ? fc.constant<number[]>([...w.channels]) : fc.constantFrom([...w.channels], [context.probe.users.other.id, context.probe.users.admin.id].sort((a, b) => a - b), [context.probe.users.member.id, ...w.channels]))
         : fc.constantFrom(...notUsers);
       const change = changeType
         ? fc.tuple(changeTo(context, w, kind), wrongTo).map(([c, to]) => ({ ...c, to }))
@@ -440,7 +456,7 @@ const mustChecks: Check[] = [
     const asked = context.options.smoke ? [...toChannel, ...context.some(every.filter((shape) => !toChannel.includes(shape)))] : every;
     await context.property(casesOf(shapes), async ([start, change]) => {
       await expectRefusedUnchanged(context, start, change);
-    }, { runs: context.runsSmokeAtMost(10), boundaries: asked.map((shape) => casesOf(fc.constant(shape))) });
+    }, { runs: context.runsSmokeAtMost(10), boundaries: asked.map((shape) => casesOf(fc.constant(shape), true)) });
   }),
 
   check('scheduled.topic-required-on-change-to-channel', async (context) => {
@@ -599,11 +615,14 @@ const mustChecks: Check[] = [
       const start: Scheduled = { ...base, kind: typeof to === 'number' ? 'channel' : 'direct', to };
       const { id, message } = await schedule(context, start, { as: 'other' });
       try {
-        // Refused, in whatever words and code: the spec does not say how.
-        if (context.level >= 184) refused(await edit(context, id, { content: body }), `member's PATCH of other's scheduled message`);
-        refused(await context.call('member', 'DELETE', `/scheduled_messages/${id}`), `member's DELETE of other's scheduled message`);
-        const changed = differences(context, message, await readBack(context, id, 'other'), users.other.id);
-        expect(changed === null, `member's attempts changed other's scheduled message: ${changed}`);
+        // Another member, and an administrator: the endpoints act on the caller's own data, whoever calls.
+        for (const as of ['member', 'admin'] as const) {
+          // Refused, in whatever words and code: the spec does not say how.
+          if (context.level >= 184) refused(await edit(context, id, { content: body }, as), `${as}'s PATCH of other's scheduled message`);
+          refused(await context.call(as, 'DELETE', `/scheduled_messages/${id}`), `${as}'s DELETE of other's scheduled message`);
+          const changed = differences(context, message, await readBack(context, id, 'other'), users.other.id);
+          expect(changed === null, `${as}'s attempts changed other's scheduled message: ${changed}`);
+        }
       } finally {
         await remove(context, id, 'other');
       }
@@ -658,6 +677,42 @@ const mustChecks: Check[] = [
       const sent = arrived.filter((m) => String(m.content).includes(doomed.content));
       expect(sent.length === 0, `the ${failedFirst ? 'failed' : 'pending'} scheduled message ${id} was deleted, yet it was sent as message ${sent.map((m) => m.id).join(', ')}`);
     }, { runs: context.runsSmokeAtMost(3), boundaries: (['channel', 'direct'] as const).map((kind) => fc.tuple(initial(context, w, kind), fc.constant(false))) });
+  }, ['deliveries']),
+
+  // A message scheduled, then edited (its content, its topic, or its audience, type and all), is
+  // delivered at its time as the edit left it: found in the edited conversation with the edited
+  // text exactly, and never with the text it was first scheduled with.
+  check('scheduled.delivered-as-edited', async (context) => {
+    const w = await world(context);
+    let round = 0;
+    const changes = fc.constantFrom('content', 'topic', 'audience');
+    // The boundaries: each kind of edit, the content with every kind of character that must come back as sent.
+    const boundaries = (['content', 'topic', 'audience'] as const).map((what) => fc.tuple(initial(context, w, what === 'topic' ? 'channel' : 'direct'), initial(context, w, 'channel'), fc.constant(what), fc.constant(MARKED)));
+    await deliveryProperty(context, fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), anyKind.chain((kind) => initial(context, w, kind)), changes, text(30)), async ([base, other, what, words]) => {
+      const case_ = `${context.prefix}e${round++}`;
+      const start: Scheduled = { ...base, topic: base.kind === 'channel' ? `${case_} first` : '', content: `${case_} as scheduled.` };
+      const edited: Scheduled = what === 'content' ? { ...start, content: `${case_} ${words} as edited.` }
+        : what === 'topic' && start.kind === 'channel' ? { ...start, topic: `${case_} edited`, content: `${case_} ${words} as edited.` }
+        : { ...other, topic: other.kind === 'channel' ? `${case_} moved` : '', content: `${case_} ${words} as edited.`, timestamp: start.timestamp };
+      const request: Edit = { content: edited.content };
+      if (edited.kind === 'channel' && edited.topic !== start.topic) request.topic = edited.topic;
+      if (edited.kind !== start.kind || JSON.stringify(edited.to) !== JSON.stringify(start.to)) Object.assign(request, { type: edited.kind === 'channel' ? 'stream' : 'private', to: edited.to, ...(edited.kind === 'channel' ? { topic: edited.topic } : {}) });
+      const delivery = await due(context);
+      const { id } = await schedule(context, start, { at: delivery.at });
+      succeeded(await edit(context, id, request), `PATCH /scheduled_messages/${id} ${describeEdit(request)}`);
+      await delivery.passed();
+      const arrived = await readConversation(context, 'member', conversationOf(edited), 1000);
+      const sent = arrived.filter((message) => String(message.content).includes(case_));
+      for (const message of sent) context.noteMessage(message.id);
+      if (sent.length === 0) {
+        // Not there: sent as it was first scheduled, or not sent at all (a worker that did not run is no verdict).
+        const first = (await readConversation(context, 'member', conversationOf(start), 1000)).filter((message) => String(message.content).includes(case_));
+        for (const message of first) context.noteMessage(message.id);
+        if (first.length === 0) throw new Skip(`scheduled message ${id} was not delivered after its time, as edited or as first scheduled: its delivery could not be seen`);
+        throw new Violation(`scheduled message ${id} was edited to ${describeEdit(request)}, yet sent as first scheduled: ${JSON.stringify(first.map((message) => message.content))}`);
+      }
+      expect(sent.length === 1 && sent[0].content === edited.content, `scheduled message ${id}, edited to ${describeEdit(request)}, was sent as ${JSON.stringify(sent.map((message) => message.content))} in the edited conversation, not once with the edited content exactly`);
+    }, { runs: context.runsSmokeAtMost(3), boundaries: boundaries.map((boundary) => boundary as never) });
   }, ['deliveries']),
 ];
 
@@ -1083,16 +1138,22 @@ export const SCHEDULED_CHECKS: readonly Check[] = [...mustChecks, ...decisionChe
 
 /** A message to member alone, far ahead, for the general rules to edit or delete. */
 async function prepareScheduled(context: Context, method: 'PATCH' | 'DELETE', valid: ParamList): Promise<PreparedOperation> {
-  const { id } = await schedule(context, { kind: 'direct', to: [context.probe.users.member.id], topic: '', content: `${context.prefix} general`, timestamp: 0 });
+  const token = `${context.prefix} general ${context.serial('general-scheduled')}`;
+  const { id } = await schedule(context, { kind: 'direct', to: [context.probe.users.member.id], topic: '', content: token, timestamp: 0 });
   return {
     method, path: `/scheduled_messages/${id}`, valid,
     invalid: { path: `/scheduled_messages/${MISSING_ID}`, params: valid },
     observe: async () => JSON.stringify((await readBack(context, id)) ?? 'absent'),
     undo: () => remove(context, id),
+    others: {
+      // The run's own only: other runs schedule for these users meanwhile.
+      observe: async (as) => JSON.stringify([...(await listed(context, as)).values()].filter((item) => String(item.content).includes(context.prefix)).sort((a, b) => a.scheduled_message_id - b.scheduled_message_id)),
+      tells: (event) => JSON.stringify(event).includes(token) || namesId(event, id, /scheduled_message_ids?$/),
+    },
   };
 }
 
 export const SCHEDULED_OPERATIONS: readonly SpecOperation[] = [
-  { name: 'PATCH /scheduled_messages/{id}', since: 184, prepare: (context) => prepareScheduled(context, 'PATCH', { content: `${context.prefix} general, edited` }) },
-  { name: 'DELETE /scheduled_messages/{id}', since: 173, prepare: (context) => prepareScheduled(context, 'DELETE', {}) },
+  { name: 'PATCH /scheduled_messages/{id}', since: 184, ownData: true, repeatable: true, prepare: (context) => prepareScheduled(context, 'PATCH', { content: `${context.prefix} general, edited` }) },
+  { name: 'DELETE /scheduled_messages/{id}', since: 173, ownData: true, prepare: (context) => prepareScheduled(context, 'DELETE', {}) },
 ];

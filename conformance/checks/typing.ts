@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { Role } from '../run/client.js';
 import { check, expect, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { sameJson } from '../run/shape.js';
-import { createChannel, fetchState, pollEvents, registerQueue, type Queue } from './world.js';
+import { fetchState, pollEvents, registerQueue, runChannel, type Queue } from './world.js';
 
 /** Event names are not shown: a typing notification is an event whose type speaks of typing. */
 const isTyping = (event: any) => /typing/i.test(String(event.type));
@@ -16,8 +16,12 @@ async function typingQueue(context: Context, as: Role): Promise<Queue> {
   return registerQueue(context, as, null, { stream_typing_notifications: true });
 }
 
-/** member's receives_typing_notifications switched off and admin's on for the check; both put back. */
-async function withReceivingOff(context: Context, run: () => Promise<void>): Promise<void> {
+/**
+ * member's receives_typing_notifications switched off and admin's on for the check; both put back.
+ * With `earlier`, a client of member's registers first, while member still receives them: the
+ * switch is to apply to it too, not only to clients that register after it.
+ */
+async function withReceivingOff(context: Context, run: (earlier: Queue | null) => Promise<void>, earlier = false): Promise<void> {
   const original = async (role: 'member' | 'admin') => {
     const state = await fetchState(context, role, ['user_settings']);
     const value = (state.user_settings ?? state).receives_typing_notifications;
@@ -29,11 +33,17 @@ async function withReceivingOff(context: Context, run: () => Promise<void>): Pro
   for (const role of ['member', 'admin'] as const) {
     context.putBack(`restore ${role}'s receives_typing_notifications=${originals[role]}`, { as: role, method: 'PATCH', path: '/settings', params: { receives_typing_notifications: originals[role] } });
   }
+  let registered: Queue | null = null;
+  if (earlier) {
+    succeeded(await context.call('member', 'PATCH', '/settings', { receives_typing_notifications: true }), 'PATCH /settings receives_typing_notifications=true');
+    registered = await typingQueue(context, 'member');
+  }
   succeeded(await context.call('member', 'PATCH', '/settings', { receives_typing_notifications: false }), 'PATCH /settings receives_typing_notifications=false');
   succeeded(await context.call('admin', 'PATCH', '/settings', { receives_typing_notifications: true }), 'PATCH /settings receives_typing_notifications=true (admin)');
   try {
-    await run();
+    await run(registered);
   } finally {
+    await registered?.remove();
     await restore('member');
     await restore('admin');
   }
@@ -45,12 +55,12 @@ const channelTyping = (context: Context, id: number) => (context.level >= 215 ? 
 const mustChecks: Check[] = [
   check('typing.only-to-receivers', async (context) => {
     const { users } = context.probe;
-    const channel = await context.memo('typing-channel', () => createChannel(context, 'typing', ['member', 'other', 'admin']));
+    const channel = await runChannel(context, ['member', 'other', 'admin']);
     const kinds = ['direct', 'channel'] as const;
     const ops = ['start', 'stop'] as const;
     // Every kind with every op: the whole of what the rule can be asked (a smoke run: each kind once).
     const every = kinds.flatMap((kind) => ops.map((op) => fc.constant([kind, op] as [typeof kind, typeof op])));
-    await withReceivingOff(context, () => context.property(fc.tuple(fc.constantFrom(...kinds), fc.constantFrom(...ops)), async ([kind, op]) => {
+    await withReceivingOff(context, (earlier) => context.property(fc.tuple(fc.constantFrom(...kinds), fc.constantFrom(...ops)), async ([kind, op]) => {
       const member = await typingQueue(context, 'member');
       const admin = await typingQueue(context, 'admin');
       try {
@@ -62,13 +72,16 @@ const mustChecks: Check[] = [
         const control = await pollEvents(context, 'admin', admin, (seen) => seen.some(isTyping));
         if (!control.some(isTyping)) throw new Skip(`a ${kind} typing notification did not reach a recipient who receives them (admin), so its absence at member proves nothing`);
         // Sent together with admin's, member's would be there by now: a short look more is enough.
-        const seen = (await pollEvents(context, 'member', member, () => false, Math.min(context.options.eventWaitMs, 100))).filter(isTyping);
-        expect(seen.length === 0, `member turned receives_typing_notifications off, yet got a ${kind} typing notification: ${JSON.stringify(seen)}`);
+        // At a client registered after the switch, and at one registered before it.
+        for (const [queue, when] of [[member, 'after'], [earlier!, 'before']] as const) {
+          const seen = (await pollEvents(context, 'member', queue, () => false, Math.min(context.options.eventWaitMs, 100))).filter(isTyping);
+          expect(seen.length === 0, `member turned receives_typing_notifications off, yet a client of member's registered ${when} the switch got a ${kind} typing notification: ${JSON.stringify(seen)}`);
+        }
       } finally {
         await member.remove();
         await admin.remove();
       }
-    }, { boundaries: context.options.smoke ? kinds.map((kind, index) => fc.constant([kind, ops[(context.options.seed + index) % 2]!] as [typeof kind, (typeof ops)[number]])) : every, exhaustive: true }));
+    }, { boundaries: context.options.smoke ? kinds.map((kind, index) => fc.constant([kind, ops[(context.options.seed + index) % 2]!] as [typeof kind, (typeof ops)[number]])) : every, exhaustive: true }), true);
     // A typing notification names no run: another run's, between the same users, looks the same.
   }, ['events'], ['profile users\' settings', 'typing among the profile users']),
   check('typing.reaches-receivers', async (context) => {
@@ -93,7 +106,7 @@ const mustChecks: Check[] = [
 const decisionChecks: Check[] = [
   check('typing.event-shape', async (context) => {
     const { users } = context.probe;
-    const channel = await context.memo('typing-channel', () => createChannel(context, 'typing', ['member', 'other', 'admin']));
+    const channel = await runChannel(context, ['member', 'other', 'admin']);
     const declared = await typingQueue(context, 'member');
     const plain = await registerQueue(context, 'admin', ['typing']);
     try {

@@ -28,6 +28,14 @@ export async function createChannel(context: Context, suffix: string, subscriber
   return channel;
 }
 
+/**
+ * The run's channel of these subscribers, made once for every area that needs one (each finds its
+ * messages by topic and token): a channel a check changes (one that members leave) is its own.
+ */
+export function runChannel(context: Context, subscribers: Role[]): Promise<Channel> {
+  return context.memo(`channel ${subscribers.join(' ')}`, () => createChannel(context, subscribers.join('-'), subscribers));
+}
+
 export async function send(context: Context, as: Role, to: Channel | number[], content: string, topic = 'flags'): Promise<number> {
   const params = Array.isArray(to) ? { type: 'private', to, content } : { type: 'stream', to: to.id, topic, content };
   const body = succeeded(await context.call(as, 'POST', '/messages', params), 'POST /messages', SHAPES.sent);
@@ -191,6 +199,10 @@ export interface SpecOperation {
    * where the target lacks it, the rules of every operation leave this one out.
    */
   readonly needs?: readonly Capability[];
+  /** An operation on the caller's own data (drafts, scheduled messages, flags, reminders): its prepared request says what others observe (general.own-data-only). */
+  readonly ownData?: true;
+  /** Its valid request may be sent twice on one set-up, each time accepted, the undo removing what both made. */
+  readonly repeatable?: true;
   /** Sets up one request the spec makes valid, and, where it can, one the spec refuses. */
   prepare(context: Context): Promise<PreparedOperation>;
 }
@@ -204,6 +216,26 @@ export interface PreparedOperation {
   observe(): Promise<string>;
   /** Removes what the set-up and an accepted request made. */
   undo(): Promise<void>;
+  /**
+   * Of an operation on the caller's own data (general.own-data-only): what another profile user
+   * observes of their data of the same kind, as text to compare before and after, and whether an
+   * event tells of this operation's objects (by their token, or by an ID where one of them is meant).
+   */
+  readonly others?: {
+    observe(as: Role): Promise<string>;
+    tells(event: any): boolean;
+  };
+}
+
+/**
+ * Whether a value holds this number where the key says what it is: under a key matching `keys`
+ * (`scheduled_message_id`, `messages`), alone or in a list. A number anywhere else is something
+ * else's ID.
+ */
+export function namesId(value: unknown, id: number, keys: RegExp): boolean {
+  if (Array.isArray(value)) return value.some((item) => namesId(item, id, keys));
+  if (value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([key, item]) => (keys.test(key) && (item === id || (Array.isArray(item) && item.includes(id)))) || namesId(item, id, keys));
 }
 
 // ---- Time ---------------------------------------------------------------------------------------

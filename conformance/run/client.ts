@@ -24,6 +24,8 @@ export interface Forged {
   readonly api_key: string;
   /** What curl lines and reports show for the key, when it is a real one. */
   readonly shown?: string;
+  /** The API key is this profile user's, not `api_key` (another account's key beside an email). */
+  readonly keyOf?: Role;
 }
 
 export type Caller = Role | Forged | null;
@@ -171,7 +173,10 @@ export class Client {
     const query = method === 'GET' && form.length > 0 ? `?${new URLSearchParams(form as [string, string][])}` : '';
     const headers: Record<string, string> = { 'user-agent': 'teamchat-conformance' };
     if (as !== null) {
-      const { email, api_key } = typeof as === 'string' ? this.credentials[as] : { ...as, email: (ROLES as readonly string[]).includes(as.email) ? this.credentials[as.email as Role].email : as.email };
+      const { email, api_key } = typeof as === 'string' ? this.credentials[as] : {
+        email: (ROLES as readonly string[]).includes(as.email) ? this.credentials[as.email as Role].email : as.email,
+        api_key: as.keyOf !== undefined ? this.credentials[as.keyOf].api_key : as.api_key,
+      };
       headers.authorization = `Basic ${Buffer.from(`${email}:${api_key}`).toString('base64')}`;
     }
     let body: string | (() => Readable) | undefined;
@@ -340,10 +345,11 @@ export function curlLine(exchange: Exchange): string {
     const name = ENV_NAMES[exchange.as];
     parts.push('-u', `"$TEAMCHAT_${name}_EMAIL:$TEAMCHAT_${name}_API_KEY"`);
   } else if (exchange.as !== null) {
-    // Forged credentials are the suite's own and no secret; a profile user's email stays a variable.
-    const { email, api_key, shown } = exchange.as;
+    // Forged credentials are the suite's own and no secret; a profile user's email and key stay variables.
+    const { email, api_key, shown, keyOf } = exchange.as;
     const user = (ROLES as readonly string[]).includes(email) ? `$TEAMCHAT_${ENV_NAMES[email as Role]}_EMAIL` : email;
-    parts.push('-u', `"${user}:${shown ?? api_key}"`);
+    const key = keyOf !== undefined ? `$TEAMCHAT_${ENV_NAMES[keyOf]}_API_KEY` : shown ?? api_key;
+    parts.push('-u', `"${user}:${key}"`);
   }
   parts.push(shellQuote(exchange.url));
   const making: string[] = [];

@@ -140,7 +140,7 @@ test('Ctrl-C: the run stops, removes what it created, and exits 130', async () =
     assert.is(code, 130, output);
     assert.match(output, /\(interrupted\)/);
     const runChannels = [...reference.realm.channels.values()].filter((channel) => /^tcc[0-9a-f]{8}-/.test(channel.name));
-    assert.ok(runChannels.length >= 4, 'the run had made its channels');
+    assert.ok(runChannels.length >= 3, 'the run had made its channels');
     assert.equal(runChannels.filter((channel) => !channel.isArchived).map((channel) => channel.name), [], 'every channel of the run is archived');
   } finally {
     await reference.close();

@@ -89,6 +89,28 @@ test('an event about drafts is told by a draft ID field, not by any number equal
   assert.not.ok(about({ id: 4, type: 'realm_emoji', op: 'update', realm_emoji: { 1: { name: 'tcc00000000e0' } } }), 'the run\'s prefix in an emoji\'s name is not a draft');
 });
 
+test('reminders.note-delivered without the helper the spec does not name (max_reminder_note_length): the longest note taken is found by refusal, and a note cut short is caught', async () => {
+  await withReference({ faults: new Set(['reminders.note-delivered:shortened']) }, async (reference) => {
+    // A server that does not say its limit.
+    const silent = await proxy(reference.url, async (req, res, forward) => {
+      const answer = await forward();
+      if (req.url?.startsWith('/api/v1/register')) {
+        const { max_reminder_note_length: _unsaid, ...body } = JSON.parse(answer.body);
+        return reply(res, answer, JSON.stringify(body));
+      }
+      reply(res, answer);
+    });
+    try {
+      for (const seed of [1, 2]) {
+        const rule = statusOf(await check(reference, 'reminders.note-delivered', { via: silent, seed, runs: 1 }), 'reminders.note-delivered');
+        assert.is(rule?.status, 'fail', `seed ${seed}: ${rule?.status} ${rule?.message}`);
+      }
+    } finally {
+      await silent.close();
+    }
+  });
+});
+
 test('emoji names are compared as the spec reads them: underscores are spaces before surrounding spaces are dropped', () => {
   assert.is(sameName('_x'), sameName(' x'));
   assert.is(sameName('A_b_'), sameName('a b '));
