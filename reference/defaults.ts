@@ -1,20 +1,10 @@
 // Realm-level defaults of user settings: spec "Endpoints 1. Update realm-level defaults of user
 // settings" and the tables of "Resources: User settings defaults".
 
-import { sendEvent } from './events.js';
+import { everyone, sendEvent } from './events.js';
 import type { Request } from './http.js';
-import type { Realm, SettingValue, UserId } from './model.js';
+import type { Realm, SettingValue } from './model.js';
 import { readSettings } from './settings.js';
-
-/** Every human user of the organization: realm-wide events go to them all. Users are only ever added. */
-const humans = new WeakMap<Realm, { users: number; ids: readonly UserId[] }>();
-export function everyone(realm: Realm): readonly UserId[] {
-  const known = humans.get(realm);
-  if (known?.users === realm.users.size) return known.ids;
-  const ids = [...realm.users.values()].filter((user) => !user.isBot).map((user) => user.id);
-  humans.set(realm, { users: realm.users.size, ids });
-  return ids;
-}
 
 // ---- Rules ------------------------------------------------------------------------------
 
@@ -35,10 +25,15 @@ export const DEFAULTS_RULES = { storeDefaults, changedDefaults };
 
 // ---- Actions ------------------------------------------------------------------------------
 
-/** Sets the defaults; each changed one is announced, in the dialect's events. */
+/** Sets the defaults; each changed one is announced. */
 export function doSetRealmUserDefaults(realm: Realm, changes: ReadonlyArray<readonly [string, SettingValue]>): void {
   const changed = realm.rules.changedDefaults(realm, changes);
   realm.rules.storeDefaults(realm, changes);
+  announceDefaults(realm, changed);
+}
+
+/** defaults.event-shape: the changed defaults, in the dialect's events, to every user. */
+function announceDefaults(realm: Realm, changed: ReadonlyArray<readonly [string, SettingValue]>): void {
   for (const event of realm.dialect.defaultsEvents(changed)) sendEvent(realm, event, everyone(realm));
 }
 

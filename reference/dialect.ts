@@ -72,7 +72,7 @@ export interface DialectDecisions {
   checkDeliveryTimeInFuture(realm: Realm, timestamp: number): void;
   // scheduled.error-texts
   scheduledEditLooksUpMessageFirst(): boolean;
-  emptyScheduledEdit(): Record<string, never>;
+  emptyScheduledEdit(): void;
   othersScheduledMessage(notFound: JsonError): JsonError;
   // scheduled.listing-shape
   scheduledMessageDict(realm: Realm, scheduled: ScheduledMessage): Record<string, unknown>;

@@ -2,8 +2,7 @@
 // DELETE /realm/emoji to read and remove them, and the images served at their source_url.
 
 import { crc32 } from 'node:zlib';
-import { everyone } from './defaults.js';
-import { listening, sendEvent } from './events.js';
+import { everyone, listening, sendEvent } from './events.js';
 import { RAW, type Request, type UploadedFile } from './http.js';
 import type { CustomEmoji, Realm, User } from './model.js';
 import { hasShape } from './levels.js';
@@ -11,7 +10,9 @@ import { JsonError } from './params.js';
 
 export type EmojiChange = { add: CustomEmoji } | { remove: string };
 
+/** emoji.name-characters: letters, digits, dashes, spaces and underscores, in ASCII ... */
 export const ASCII_NAME = /^[A-Za-z0-9 _-]+$/;
+/** emoji.name-alphabet: ... or, the alphabet not named, in any script. */
 export const UNICODE_NAME = /^[\p{L}\p{N} _-]+$/u;
 const MIB = 1024 * 1024;
 
@@ -38,9 +39,23 @@ function checkOneFile(files: readonly UploadedFile[]): UploadedFile {
   return files[0]!;
 }
 
-/** emoji.images-only: a PNG, GIF, JPEG or WebP, by its bytes. */
-function isEmojiImage(file: UploadedFile): boolean {
-  return isImage(file.data);
+/** emoji.upload-stores: the spec's "image or gif": a PNG, or a GIF of either version, by its signature. */
+function isImageOrGif(file: UploadedFile): boolean {
+  const data = file.data;
+  if (data.length >= 8 && data.compare(PNG_SIGNATURE, 0, 8, 0, 8) === 0) return true;
+  const head = data.subarray(0, 6).toString('latin1');
+  return head === 'GIF87a' || head === 'GIF89a';
+}
+
+/** emoji.image-bytes: besides, as Zulip takes them, a JPEG or a WebP, by its signature. */
+function isOtherImage(file: UploadedFile): boolean {
+  const data = file.data;
+  return (data.length > 4 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) || (data.subarray(0, 4).toString('latin1') === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP');
+}
+
+/** emoji.images-only: the image is whole, by its bytes. */
+function isWholeImage(file: UploadedFile): boolean {
+  return isWhole(file.data);
 }
 
 /** emoji.size-limit: MAX_EMOJI_FILE_SIZE_MIB, in bytes. */
@@ -66,11 +81,11 @@ function deactivateEmoji(realm: Realm, emoji: CustomEmoji): void {
   if (activeIndex(realm).get(key) === emoji) activeIndex(realm).delete(key);
 }
 
-export const EMOJI_RULES = { emojiNameKey, checkEmojiNameCharacters, filePartsAllowed, checkOneFile, isEmojiImage, largestEmojiFile, mayUploadEmojiByConfiguration, storeEmoji, deactivateEmoji };
+export const EMOJI_RULES = { emojiNameKey, checkEmojiNameCharacters, filePartsAllowed, checkOneFile, isImageOrGif, isOtherImage, isWholeImage, largestEmojiFile, mayUploadEmojiByConfiguration, storeEmoji, deactivateEmoji };
 
 // ---- Validation ---------------------------------------------------------------------------
 
-/** The name as the dialect reads, checks and stores it (emoji.name-rules). */
+/** emoji.name-rules: the name as the dialect reads, checks and stores it, its characters as the spec says. */
 function checkEmojiName(realm: Realm, given: string): string {
   const name = realm.dialect.emojiName(given);
   if (name === '') throw new JsonError('Emoji name is missing');
@@ -85,8 +100,8 @@ export function mayUploadEmoji(realm: Realm, user: User): boolean {
   return realm.emojiUploaders === 'members' || realm.isAdministrator(user);
 }
 
-/** emoji.image-bytes: a PNG, GIF, JPEG or WebP, whole, by its bytes. */
-export function isImage(data: Buffer): boolean {
+/** emoji.images-only: a PNG's chunks whole, a GIF to its trailer, a JPEG to its end marker, a WebP of its stated size. */
+function isWhole(data: Buffer): boolean {
   if (data.length >= 8 && data.compare(PNG_SIGNATURE, 0, 8, 0, 8) === 0) return isWholePng(data);
   const head = data.subarray(0, 6).toString('latin1');
   if (head === 'GIF87a' || head === 'GIF89a') return data.length > 13 && data[data.length - 1] === 0x3b;
@@ -96,10 +111,12 @@ export function isImage(data: Buffer): boolean {
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** emoji.images-only: the chunks a whole PNG begins and ends with. */
 const IHDR = 0x49484452;
+/** emoji.images-only */
 const IEND = 0x49454e44;
 
-/** PNG chunks from the signature to IEND, each with its CRC, IHDR first, nothing after. */
+/** emoji.images-only: PNG chunks from the signature to IEND, each with its CRC, IHDR first, nothing after. */
 function isWholePng(data: Buffer): boolean {
   let at = 8;
   let first = true;
@@ -117,8 +134,9 @@ function isWholePng(data: Buffer): boolean {
   return false;
 }
 
+/** emoji.listing-shape: the extension of an image's file name in its source_url, by its first bytes. */
 const EXTENSIONS: Record<string, string> = { PNG: 'png', GIF: 'gif', JPE: 'jpg', RIF: 'webp' };
-const TYPES: Record<string, string> = { png: 'image/png', gif: 'image/gif', jpg: 'image/jpeg', webp: 'image/webp' };
+/** emoji.listing-shape */
 export function extension(data: Buffer): string {
   const mark = data[0] === 0x89 ? 'PNG' : data[0] === 0xff ? 'JPE' : data.subarray(0, 3).toString('latin1');
   return EXTENSIONS[mark] ?? 'bin';
@@ -129,6 +147,7 @@ export function realmEmojiDict(realm: Realm): Record<string, unknown> {
   return Object.fromEntries(realm.dialect.emojiListed([...realm.emoji.values()]).map((emoji) => [String(emoji.id), emojiDict(realm, emoji)]));
 }
 
+/** emoji.listing-shape: one emoji as it is listed and announced. */
 export function emojiDict(realm: Realm, emoji: CustomEmoji): Record<string, unknown> {
   return {
     id: String(emoji.id), name: emoji.name, source_url: `${realm.url}/user_avatars/1/emoji/images/${emoji.id}.${extension(emoji.data)}`,
@@ -136,6 +155,7 @@ export function emojiDict(realm: Realm, emoji: CustomEmoji): Record<string, unkn
   };
 }
 
+/** emoji.listing-shape: the change, to every user's clients. */
 function sendEmojiEvent(realm: Realm, change: EmojiChange): void {
   if (listening(realm, 'realm_emoji', everyone(realm))) sendEvent(realm, realm.dialect.emojiEvent(realm, change), everyone(realm));
 }
@@ -156,22 +176,50 @@ function activeEmoji(realm: Realm, name: string): CustomEmoji | undefined {
 
 /** Zulip's order of checks: name, permission, name in use, one file, then the image. */
 export function uploadEmoji({ realm, user, path, files }: Request) {
-  if (user.role === 'guest') throw new JsonError('Not allowed for guest users');
+  refuseGuests(user);
   const name = checkEmojiName(realm, path.emoji_name!);
   if (!realm.rules.mayUploadEmojiByConfiguration(realm, user)) throw new JsonError('Insufficient permission');
   const existing = activeEmoji(realm, name);
-  if (existing) realm.dialect.checkEmojiNameFree(existing);
+  checkNameFree(realm, existing);
   const file = realm.rules.checkOneFile(files);
-  if (!realm.rules.isEmojiImage(file)) throw new JsonError('Invalid image format', 400, 'BAD_IMAGE');
+  if (!realm.rules.isImageOrGif(file)) checkOtherImage(realm, file);
+  checkWholeImage(realm, file);
   realm.dialect.checkDeclaredImageType(file);
-  if (existing) {
-    realm.rules.deactivateEmoji(realm, existing);
-    sendEmojiEvent(realm, { remove: existing.name });
-  }
-  const emoji: CustomEmoji = { id: realm.nextId('emoji'), name, authorId: user.id, data: file.data, mimeType: TYPES[extension(file.data)] ?? file.mimeType, deactivated: false };
+  replaceEmoji(realm, existing);
+  const emoji: CustomEmoji = { id: realm.nextId('emoji'), name, authorId: user.id, data: file.data, mimeType: file.mimeType, deactivated: false };
   realm.rules.storeEmoji(realm, emoji);
   sendEmojiEvent(realm, { add: emoji });
   return {};
+}
+
+/** emoji.permission: a guest is refused before anything else is looked at. */
+function refuseGuests(user: User): void {
+  if (user.role === 'guest') throw new JsonError('Not allowed for guest users');
+}
+
+/** emoji.name-rules: whether an active emoji's name may be taken again. */
+function checkNameFree(realm: Realm, existing: CustomEmoji | undefined): void {
+  if (existing) realm.dialect.checkEmojiNameFree(existing);
+}
+
+/** emoji.image-bytes: what else Zulip takes as an image (a JPEG, a WebP); anything more is refused. */
+function checkOtherImage(realm: Realm, file: UploadedFile): void {
+  if (!realm.rules.isOtherImage(file)) throw invalidImageFormat();
+}
+
+/** emoji.images-only: an image cut short or with bytes after its end is refused. */
+function checkWholeImage(realm: Realm, file: UploadedFile): void {
+  if (!realm.rules.isWholeImage(file)) throw invalidImageFormat();
+}
+
+/** emoji.images-only; emoji.image-bytes: the refusal of what is not an image. */
+const invalidImageFormat = () => new JsonError('Invalid image format', 400, 'BAD_IMAGE');
+
+/** emoji.listing-shape: the active emoji of the name, if any, is deactivated for the new one. */
+function replaceEmoji(realm: Realm, existing: CustomEmoji | undefined): void {
+  if (!existing) return;
+  realm.rules.deactivateEmoji(realm, existing);
+  sendEmojiEvent(realm, { remove: existing.name });
 }
 
 export function getRealmEmoji({ realm }: Request) {
@@ -188,10 +236,13 @@ export function deleteEmoji({ realm, user, path }: Request) {
   return {};
 }
 
+/** The type an image is served with, by its file name's extension. */
+const TYPES: Record<string, string> = { png: 'image/png', gif: 'image/gif', jpg: 'image/jpeg', webp: 'image/webp' };
+
 /** GET /user_avatars/1/emoji/images/{file}: the stored image, as Zulip serves uploads (no credentials). */
 export function serveEmojiImage({ realm, path }: Request) {
   const id = Number(/^(\d+)\./.exec(path.file!)?.[1]);
   const emoji = realm.emoji.get(id);
   if (!emoji) throw new JsonError('Not Found', 404);
-  return { [RAW]: { type: emoji.mimeType, data: emoji.data } };
+  return { [RAW]: { type: TYPES[extension(emoji.data)] ?? emoji.mimeType, data: emoji.data } };
 }

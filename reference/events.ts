@@ -101,3 +101,13 @@ export async function fetchEvents(
   queue.lastTouched = Date.now() / 1000;
   return queue.events;
 }
+
+/** Every human user of the organization: realm-wide events go to them all. Users are only ever added. */
+const humans = new WeakMap<Realm, { users: number; ids: readonly UserId[] }>();
+export function everyone(realm: Realm): readonly UserId[] {
+  const known = humans.get(realm);
+  if (known?.users === realm.users.size) return known.ids;
+  const ids = [...realm.users.values()].filter((user) => !user.isBot).map((user) => user.id);
+  humans.set(realm, { users: realm.users.size, ids });
+  return ids;
+}

@@ -29,6 +29,8 @@ export interface Fault {
   readonly level?: number;
   /** The dialects in which it shows, when not all: its rule needs a configuration only they have. */
   readonly dialects?: readonly Dialect[];
+  /** Rules besides its own area's whose requests meet the fault (an --only pattern): the envelope of another operation's refusal. */
+  readonly alongside?: string;
   /** The rule functions (rules.ts) it replaces. */
   readonly rules?: Wraps<SpecRules>;
   /** The dialect's decisions (dialect.ts) it replaces. */
@@ -105,6 +107,7 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'fields.listing-shape': { does: 'field_data is listed as an object, {} when unused', alsoCaughtBy: ['fields.field-data-rules'], rules: { listedFieldData: (base) => (field) => { const data = base(field); return typeof data === 'string' ? (data === '' ? {} : JSON.parse(data)) : data; } } },
 
   'reminders.create-returns-id': { does: 'the reminder_id answered is not the reminder\'s', alsoCaughtBy: ['reminders.listing-shape'], rules: { idOfCreatedReminder: (base) => (reminder) => base(reminder) + 1000 } },
+  'reminders.sent-at-its-time': { does: 'the worker sends a reminder up to a minute before its time', alsoCaughtBy: ['reminders.delivery'], rules: { dueReminders: (base) => (realm, now) => base(realm, now + 60) } },
   'reminders.delivered-to-self': { does: 'a reminder is sent from the user to themself', alsoCaughtBy: ['reminders.delivery', 'reminders.note-delivered'], rules: { reminderSender: () => (_realm, user) => user } },
   'reminders.note-delivered': { does: 'the note is left out of the delivered reminder', alsoCaughtBy: ['reminders.listing-shape', 'reminders.delivery'], rules: { deliveredNote: () => () => '' } },
   'reminders.note-absent-before-415': { does: 'note is a parameter below level 415', level: 414, rules: { readsReminderNote: () => () => true } },
@@ -119,7 +122,7 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'emoji.name-case-ignored': { does: 'names that differ in case are different emoji', alsoCaughtBy: ['emoji.name-rules'], rules: { emojiNameKey: () => (name) => name.replace(/_/g, ' ') }, dialect: { storedEmojiName: (base) => (realm, name) => (base(realm, name) === zulipStoredName(name) ? name.replace(/ /g, '_') : base(realm, name)) } },
   'emoji.underscores-are-spaces': { does: 'names that differ by underscores for spaces are different emoji', alsoCaughtBy: ['emoji.name-alphabet', 'emoji.name-rules'], rules: { emojiNameKey: () => (name) => name.toLowerCase() }, dialect: { storedEmojiName: (base) => (realm, name) => (base(realm, name) === zulipStoredName(name) ? name.toLowerCase() : base(realm, name)) } },
   'emoji.one-file-part': { does: 'an upload of two files stores the first', alsoCaughtBy: ['emoji.image-bytes'], rules: { filePartsAllowed: () => () => 2, checkOneFile: (base) => (files) => base(files.slice(0, 1)) } },
-  'emoji.images-only': { does: 'any bytes declared as an image are taken', alsoCaughtBy: ['emoji.image-bytes'], rules: { isEmojiImage: (base) => (file) => file.mimeType.startsWith('image/') || base(file) } },
+  'emoji.images-only': { does: 'any bytes declared as an image are taken', alsoCaughtBy: ['emoji.image-bytes'], rules: { isImageOrGif: (base) => (file) => file.mimeType.startsWith('image/') || base(file), isWholeImage: (base) => (file) => file.mimeType.startsWith('image/') || base(file) } },
   'emoji.size-limit': { does: 'a file one byte over the limit is accepted', alsoCaughtBy: ['emoji.image-bytes'], rules: { largestEmojiFile: (base) => (realm) => base(realm) + 1 } },
   'emoji.name-rules': { does: 'an upload under an active name replaces that emoji', dialect: { checkEmojiNameFree: () => () => {} } },
   'emoji.permission': { does: 'any member may remove another\'s emoji', dialect: { mayRemoveEmoji: () => (realm, user) => mayUploadEmoji(realm, user) } },
@@ -215,6 +218,7 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'scheduled.limits-truncate': { does: 'over-long content is refused instead of truncated', dialect: { fitScheduledToLimit: (base) => (realm, text, what) => { if (what === 'content' && characterLength(text.trimEnd()) > realm.settings.maxMessageLength) throw new JsonError('Message too long'); return base(realm, text, what); } } },
   'scheduled.listing-shape': { does: 'GET lists the sender among the to of direct messages', dialect: { scheduledMessageDict: (base) => (realm, scheduled) => (scheduled.recipient.type === 'private' ? { ...base(realm, scheduled), to: scheduled.recipient.userIds } : base(realm, scheduled)) } },
   'scheduled.delivery': { does: 'a due message is sent by the notification bot, not its sender', rules: { scheduledMessageSender: () => (realm) => realm.notificationBot! } },
+  'scheduled.sent-at-its-time': { does: 'the worker sends what comes due within the next minute', alsoCaughtBy: ['scheduled.delivery', 'scheduled.late-delivery-fails', 'scheduled.deleted-never-sent', 'scheduled.failed-needs-timestamp', 'scheduled.edit-clears-failed'], rules: { dueScheduledMessages: (base) => (realm, now) => base(realm, now + 60) } },
   'scheduled.delivered-as-edited': {
     does: 'the listing shows an edit, yet the message is sent as it was first scheduled',
     rules: {
@@ -238,6 +242,13 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
  * `rule:what`, each breaks its rule; `npm run power` checks that the rule catches it at every seed.
  */
 export const POWER_FAULTS: Readonly<Record<string, Fault & { readonly rule: RuleId }>> = {
+  'general.envelope:one-refusal': {
+    rule: 'general.envelope', does: 'an emoji upload without a file part is refused with an empty msg', alongside: 'emoji.*', alsoCaughtBy: ['emoji.image-bytes'],
+    dialect: { errorResponse: (base) => (realm, error) => {
+      const response = base(realm, error);
+      return error.msg === 'You must upload exactly one file.' ? { ...response, body: { ...response.body, msg: '' } } : response;
+    } },
+  },
   'scheduled.content-limit:one-past': {
     rule: 'scheduled.content-limit', does: 'content exactly one character over max_message_length is stored whole', alsoCaughtBy: ['scheduled.limits-truncate'],
     rules: { fitContentToLimit: (base) => (realm, content) => (characterLength(content) === realm.settings.maxMessageLength + 1 ? content : base(realm, content)) },
@@ -292,6 +303,14 @@ export const POWER_FAULTS: Readonly<Record<string, Fault & { readonly rule: Rule
     // Every rule that reads a draft back sees it, where its text holds one of them.
     alsoCaughtBy: ['drafts.edit-delete-follow-model', 'drafts.content-normalized', 'drafts.field-types', 'drafts.event-shapes', 'drafts.unaddressed-to-ignored', 'drafts.audience-normalized', 'drafts.topic-normalized'],
     dialect: { draftContent: (base) => (realm, given, name) => escapeHtml(base(realm, given, name)) },
+  },
+  'scheduled.empty-topic-names:topic-only-edit': {
+    rule: 'scheduled.empty-topic-names', does: 'an edit of the topic alone refuses "(no topic)" as if the type were changing to a channel', level: 370,
+    dialect: { editedTopic: (base) => (given) => { if (given === '(no topic)') throw new JsonError('Topic required when updating scheduled message type to channel.'); return base(given); } },
+  },
+  'emoji.upload-stores:gif87a': {
+    rule: 'emoji.upload-stores', does: 'a GIF of the older version (GIF87a) is refused as not an image', alsoCaughtBy: ['emoji.image-bytes'],
+    rules: { isImageOrGif: (base) => (file) => file.data.subarray(0, 6).toString('latin1') !== 'GIF87a' && base(file) },
   },
   'reminders.note-delivered:shortened': {
     rule: 'reminders.note-delivered', does: 'the delivered note is cut to its first hundred characters', level: 415,
@@ -349,3 +368,6 @@ export function realmBehaviour(faults: FaultSet, dialect: Dialect, dialectSeed =
   }
   return { rules: rules as SpecRules, decisions: decisions as unknown as DialectDecisions };
 }
+
+/** The rules a run of the fault selects (--only): its rule's area, or its rule alone, and the rules it names alongside. */
+export const selectionOf = (rule: string, fault: Fault, alone = false): string => [alone ? rule : `${rule.split('.')[0]}.*`, ...(fault.alongside ? [fault.alongside] : [])].join(',');

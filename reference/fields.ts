@@ -1,8 +1,7 @@
 // Custom profile fields: spec "Resources: Custom profile field" and "Endpoints 4. Create a
 // custom profile field", with Zulip's GET and DELETE /realm/profile_fields to read and remove them.
 
-import { everyone } from './defaults.js';
-import { listening, sendEvent } from './events.js';
+import { everyone, listening, sendEvent } from './events.js';
 import type { Request } from './http.js';
 import { has } from './levels.js';
 import type { ProfileField, ProfileFieldType, Realm } from './model.js';
@@ -107,8 +106,9 @@ function checkFieldData(realm: Realm, type: ProfileFieldType, data: Record<strin
   return realm.dialect.storedFieldData(type, data);
 }
 
-/** How many fields carry each name, so that a create looks names up without a scan. */
+/** fields.name-rules: how many fields carry each name, so that a create looks names up without a scan. */
 const fieldNames = new WeakMap<Realm, Map<string, number>>();
+/** fields.name-rules */
 export function namesInUse(realm: Realm): Map<string, number> {
   let names = fieldNames.get(realm);
   if (!names) {
@@ -119,6 +119,7 @@ export function namesInUse(realm: Realm): Map<string, number> {
   return names;
 }
 
+/** fields.name-rules */
 function countName(realm: Realm, name: string, by: 1 | -1): void {
   const names = namesInUse(realm);
   const count = (names.get(name) ?? 0) + by;
@@ -136,10 +137,12 @@ export function profileFieldDict(realm: Realm, field: ProfileField): Record<stri
   return dict;
 }
 
+/** fields.listing-shape: the fields in their order. */
 export function profileFieldsInOrder(realm: Realm): ProfileField[] {
   return realm.dialect.profileFieldsListed([...realm.profileFields.values()].sort((a, b) => a.order - b.order));
 }
 
+/** fields.listing-shape: the change, to every user's clients. */
 function sendProfileFieldsEvent(realm: Realm, change: ProfileFieldsChange): void {
   if (listening(realm, 'custom_profile_fields', everyone(realm))) sendEvent(realm, realm.dialect.profileFieldsEvent(realm, change), everyone(realm));
 }

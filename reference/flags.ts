@@ -120,16 +120,16 @@ export const FLAG_RULES = {
 // ---- Actions ------------------------------------------------------------------------------
 
 /**
- * Gives (op add) or takes away (op remove) the flag on each message. flags.response-lists-only-
- * modified: the spec says `messages` "holds the IDs of modified messages", so a message whose
- * flag already had the asked value is not listed (Zulip lists every requested ID).
+ * Gives (op add) or takes away (op remove) the flag on each message. A message whose flag
+ * already had the asked value is not modified, so not listed (flags.response-lists-only-modified:
+ * the spec says `messages` "holds the IDs of modified messages"; Zulip lists every requested ID).
  */
 export function doUpdateMessageFlags(realm: Realm, user: User, op: FlagOperation, flag: StoredFlag, ids: readonly number[]): FlagsResult {
   const { candidates, ignoredChannels } = realm.rules.messagesToChange(realm, user, op, flag, ids);
   // A message the user never received has the historical default flags. Changing one of
   // those away from the default needs read access to the message (flags.inaccessible-messages).
   const needsHistoryRow = ((HISTORICAL_DEFAULT & FLAG_BITS[flag]) !== 0) !== (op === 'add');
-  if (needsHistoryRow) realm.dialect.checkHistoryAccess(realm, user, candidates);
+  checkHistoryAccess(realm, user, candidates, needsHistoryRow);
   const modified: number[] = [];
   for (const id of candidates) {
     const message = realm.messages.get(id as MessageId);
@@ -141,11 +141,21 @@ export function doUpdateMessageFlags(realm: Realm, user: User, op: FlagOperation
     }
     if (realm.rules.changeFlag(message, user, flag, op, bits)) modified.push(id);
   }
-  sendEvent(realm, realm.dialect.flagsEvent(realm, user, op, flag, modified), realm.rules.ownDataAudience(realm, user));
+  announceFlags(realm, user, op, flag, modified);
   return { modified, ignoredChannels };
 }
 
-/** The details of messages marked unread, as Zulip's update_message_flags events give them. */
+/** flags.inaccessible-messages: whether the user may give a message they never received flags other than its default. */
+function checkHistoryAccess(realm: Realm, user: User, candidates: readonly number[], needsHistoryRow: boolean): void {
+  if (needsHistoryRow) realm.dialect.checkHistoryAccess(realm, user, candidates);
+}
+
+/** flags.event-shape: the change, to the user's own clients. */
+function announceFlags(realm: Realm, user: User, op: FlagOperation, flag: StoredFlag, modified: number[]): void {
+  sendEvent(realm, realm.dialect.flagsEvent(realm, user, op, flag, modified), realm.rules.ownDataAudience(realm, user));
+}
+
+/** flags.event-shape: the details of messages marked unread, as Zulip's update_message_flags events give them. */
 export function messageDetails(realm: Realm, user: User, ids: number[]): Record<string, unknown> {
   const details: Record<string, unknown> = {};
   for (const id of ids) {
@@ -180,21 +190,25 @@ function checkFlag({ realm, params }: Request): StoredFlag {
   return realm.rules.checkChangeableFlag(flag);
 }
 
-export function updateMessageFlags(request: Request) {
-  const { realm, user, params } = request;
-  let ids: number[], op: FlagOperation, flag: StoredFlag;
-  // flags.error-texts: Zulip reads messages, then the presence of op and flag, then flag, then
-  // op's value; the dialect may check op, then flag, then messages.
-  if (realm.dialect.flagsChecksOpFirst()) {
-    op = checkOp(request);
-    flag = checkFlag(request);
-    ids = checkMessages(params);
-  } else {
-    ids = checkMessages(params);
-    if (!params.has('op')) throw missingArgument('op');
-    flag = checkFlag(request);
-    op = checkOp(request);
+/**
+ * flags.error-texts: the order the parameters are checked in. Zulip reads messages, then the
+ * presence of op and flag, then flag, then op's value; the dialect may check op, then flag, then messages.
+ */
+function flagsParameters(request: Request): { readonly ids: number[]; readonly op: FlagOperation; readonly flag: StoredFlag } {
+  if (request.realm.dialect.flagsChecksOpFirst()) {
+    const op = checkOp(request);
+    const flag = checkFlag(request);
+    return { ids: checkMessages(request.params), op, flag };
   }
+  const ids = checkMessages(request.params);
+  if (!request.params.has('op')) throw missingArgument('op');
+  const flag = checkFlag(request);
+  return { ids, op: checkOp(request), flag };
+}
+
+export function updateMessageFlags(request: Request) {
+  const { realm, user } = request;
+  const { ids, op, flag } = flagsParameters(request);
   const result = doUpdateMessageFlags(realm, user, op, flag, ids);
   const response: Record<string, unknown> = { messages: realm.rules.listedMessages(result, ids) };
   if (realm.rules.listsIgnoredChannels(realm, op, flag)) response.ignored_because_not_subscribed_channels = result.ignoredChannels;

@@ -132,7 +132,7 @@ function scheduledMessageToSend(scheduled: ScheduledMessage): { readonly recipie
   return { recipient: scheduled.recipient, content: scheduled.content };
 }
 
-/** scheduled.deleted-never-sent: the worker sends only what is still scheduled. */
+/** scheduled.deleted-never-sent; scheduled.sent-at-its-time: the worker sends only what is still scheduled, once its time has come. */
 function dueScheduledMessages(realm: Realm, now: number): ScheduledMessage[] {
   return [...realm.scheduledMessages.values()].filter((scheduled) => !scheduled.delivered && (!scheduled.failed || scheduled.retry) && scheduled.deliveryTimestamp <= now);
 }
@@ -182,6 +182,7 @@ function findScheduledMessage(realm: Realm, user: User, id: number): ScheduledMe
   return scheduled;
 }
 
+/** scheduled.listing-shape; scheduled.event-shapes: a scheduled message as it is listed and announced. */
 export function scheduledMessageDict(realm: Realm, scheduled: ScheduledMessage): Record<string, unknown> {
   return realm.dialect.scheduledMessageDict(realm, scheduled);
 }
@@ -196,6 +197,7 @@ export function undeliveredScheduledMessages(realm: Realm, user: User): Schedule
 
 // ---- Actions ------------------------------------------------------------------------------
 
+/** scheduled.event-shapes: the change, to the user's own clients. */
 function sendScheduledMessagesEvent(realm: Realm, user: User, event: () => Record<string, unknown>): void {
   const audience = realm.rules.ownDataAudience(realm, user);
   if (listening(realm, 'scheduled_messages', audience)) sendEvent(realm, { type: 'scheduled_messages', ...event() }, audience);
@@ -210,8 +212,13 @@ export function doScheduleMessage(realm: Realm, sender: User, fields: Omit<Sched
 
 export function doEditScheduledMessage(realm: Realm, sender: User, scheduled: ScheduledMessage, changes: Changes): void {
   realm.rules.applyScheduledEdit(scheduled, changes);
-  if (changes.deliveryTimestamp !== undefined) realm.dialect.rescheduleFailedMessage(scheduled);
+  rescheduleOnNewTime(realm, scheduled, changes);
   sendScheduledMessagesEvent(realm, sender, () => realm.dialect.scheduledMessageUpdateEvent(scheduledMessageDict(realm, scheduled)));
+}
+
+/** scheduled.edit-clears-failed: what a new time does to a failed message. */
+function rescheduleOnNewTime(realm: Realm, scheduled: ScheduledMessage, changes: Changes): void {
+  if (changes.deliveryTimestamp !== undefined) realm.dialect.rescheduleFailedMessage(scheduled);
 }
 
 /** States and transitions: DELETE of a pending or failed message; sending is cancelled. */
@@ -222,38 +229,58 @@ export function doDeleteScheduledMessage(realm: Realm, sender: User, scheduled: 
 
 // ---- Delivery -------------------------------------------------------------------------------
 
-/**
- * The delivery worker: sends each due message in the dialect's order. A message is seen when it comes
- * due, or, if the worker was down then, when it came back; seen too late, it fails, as do
- * messages that can no longer be sent.
- */
+/** The delivery worker: sends each due message, in the dialect's order, at the time it is seen. */
 export function deliverScheduledMessages(realm: Realm): void {
-  const due = realm.rules.dueScheduledMessages(realm, realm.clock.now()).sort(realm.dialect.deliveryOrder);
-  for (const scheduled of due) {
+  const now = realm.clock.now();
+  const due = realm.rules.dueScheduledMessages(realm, now).sort(realm.dialect.deliveryOrder);
+  for (const scheduled of failUnsendable(realm, due, now)) {
     const sender = realm.users.get(scheduled.senderId)!;
-    const seenAt = Math.max(scheduled.deliveryTimestamp, realm.workerDownUntil);
-    try {
-      if (seenAt > scheduled.deliveryTimestamp + realm.dialect.latestScheduledDeliverySeconds()) throw new JsonError('Message could not be sent at the scheduled time.');
-      const { recipient, content } = realm.rules.scheduledMessageToSend(scheduled);
-      if (recipient.type === 'stream') checkChannelId(realm, sender, recipient.channelId);
-      doSendMessage(realm, realm.rules.scheduledMessageSender(realm, sender), recipient, content, scheduled.readBySender, 'API', seenAt);
-      scheduled.delivered = true;
-      scheduled.failed = false;
-      realm.dialect.forgetDeliveredScheduledMessage(realm, scheduled);
-      sendScheduledMessagesEvent(realm, sender, () => realm.dialect.scheduledMessageRemoveEvent(scheduled.id));
-    } catch (error) {
-      if (!(error instanceof JsonError)) throw error;
-      doFailScheduledMessage(realm, sender, scheduled, error.msg, seenAt);
-    }
+    const { recipient, content } = realm.rules.scheduledMessageToSend(scheduled);
+    doSendMessage(realm, realm.rules.scheduledMessageSender(realm, sender), recipient, content, scheduled.readBySender, 'API', seenAt(realm, scheduled, now));
+    scheduled.delivered = true;
+    scheduled.failed = false;
+    forgetDelivered(realm, sender, scheduled);
   }
 }
 
+/** scheduled.sent-at-its-time: a message is seen when it comes due, or, if the worker was down then, when it came back; never after now. */
+function seenAt(realm: Realm, scheduled: ScheduledMessage, now: number): number {
+  return Math.min(now, Math.max(scheduled.deliveryTimestamp, realm.workerDownUntil));
+}
+
+/**
+ * scheduled.late-delivery-fails: a message seen too late fails, as does one whose channel is
+ * gone or closed to its sender; the others are sent.
+ */
+function failUnsendable(realm: Realm, due: readonly ScheduledMessage[], now: number): ScheduledMessage[] {
+  return due.filter((scheduled) => {
+    const sender = realm.users.get(scheduled.senderId)!;
+    const at = seenAt(realm, scheduled, now);
+    try {
+      if (at > scheduled.deliveryTimestamp + realm.dialect.latestScheduledDeliverySeconds()) throw new JsonError('Message could not be sent at the scheduled time.');
+      if (scheduled.recipient.type === 'stream') checkChannelId(realm, sender, scheduled.recipient.channelId);
+      return true;
+    } catch (error) {
+      if (!(error instanceof JsonError)) throw error;
+      doFailScheduledMessage(realm, sender, scheduled, error.msg, at);
+      return false;
+    }
+  });
+}
+
+/** scheduled.late-delivery-fails: the message fails, and its sender is told as the dialect tells. */
 function doFailScheduledMessage(realm: Realm, sender: User, scheduled: ScheduledMessage, reason: string, failedAt: number): void {
   scheduled.failed = true;
   scheduled.retry = false;
   scheduled.failureMessage = reason;
   sendScheduledMessagesEvent(realm, sender, () => realm.dialect.scheduledMessageUpdateEvent(scheduledMessageDict(realm, scheduled)));
   realm.dialect.noticeFailedScheduledMessage(realm, sender, scheduled, reason, failedAt);
+}
+
+/** scheduled.delivery: what becomes of a message once sent, and its sender's clients are told it left the list. */
+function forgetDelivered(realm: Realm, sender: User, scheduled: ScheduledMessage): void {
+  realm.dialect.forgetDeliveredScheduledMessage(realm, scheduled);
+  sendScheduledMessagesEvent(realm, sender, () => realm.dialect.scheduledMessageRemoveEvent(scheduled.id));
 }
 
 // ---- Operations ---------------------------------------------------------------------------
@@ -278,30 +305,23 @@ export function getScheduledMessages({ realm, user }: Request) {
   return { scheduled_messages: undeliveredScheduledMessages(realm, user).map((scheduled) => scheduledMessageDict(realm, scheduled)) };
 }
 
-/**
- * Zulip's order of checks: what is given, the time, the message, then the new fields. The
- * dialect may look the message up first instead (scheduled.error-texts).
- */
+/** Zulip's order of checks: what is given, the time, the message, then the new fields. */
 export function editScheduledMessage({ realm, user, params, path }: Request) {
-  const messageFirst = realm.dialect.scheduledEditLooksUpMessageFirst();
   const lookUp = () => findScheduledMessage(realm, user, pathId(path.scheduled_message_id!));
-  let scheduled = messageFirst ? lookUp() : undefined;
+  let scheduled = lookedUpFirst(realm, lookUp);
   const typeName = params.string('type');
   const type = typeName === undefined ? undefined : realm.rules.checkMessageType(realm, typeName);
   const to = parseTo(params);
   const topic = params.string('topic') ?? params.string('subject');
   const content = params.string('content');
   const timestamp = params.int('scheduled_delivery_timestamp');
-  if (type === undefined && to === undefined && topic === undefined && content === undefined && timestamp === undefined) {
-    return realm.dialect.emptyScheduledEdit();
-  }
-  const typeChanges = type !== undefined && (!messageFirst || type !== scheduled!.recipient.type);
+  checkSomethingGiven(realm, [type, to, topic, content, timestamp]);
+  const typeChanges = type !== undefined && typeIsChange(type, scheduled);
   if (typeChanges) realm.rules.checkToGivenOnTypeChange(to);
   if (typeChanges && type === 'stream') realm.rules.checkTopicGivenOnChangeToChannel(topic);
-  if (timestamp !== undefined) realm.dialect.checkDeliveryTimeInFuture(realm, timestamp);
+  checkNewTimeInFuture(realm, timestamp);
   scheduled ??= lookUp();
-  // Decision scheduled.delivery: a delivered message is no longer scheduled.
-  if (scheduled.delivered) throw new JsonError('Scheduled message was already sent');
+  checkNotDelivered(scheduled);
   realm.rules.checkFailedMessageGetsTimestamp(scheduled, timestamp);
 
   const changes: Changes = {};
@@ -322,6 +342,34 @@ export function editScheduledMessage({ realm, user, params, path }: Request) {
   if (timestamp !== undefined) changes.deliveryTimestamp = timestamp;
   doEditScheduledMessage(realm, user, scheduled, changes);
   return {};
+}
+
+/** scheduled.error-texts: the dialect may look the message up before anything else. */
+function lookedUpFirst(realm: Realm, lookUp: () => ScheduledMessage): ScheduledMessage | undefined {
+  return realm.dialect.scheduledEditLooksUpMessageFirst() ? lookUp() : undefined;
+}
+
+/** scheduled.error-texts: what an edit that gives nothing answers. */
+function checkSomethingGiven(realm: Realm, given: readonly unknown[]): void {
+  if (given.every((value) => value === undefined)) realm.dialect.emptyScheduledEdit();
+}
+
+/**
+ * scheduled.error-texts: a type given is a change where it is checked before the message is looked
+ * up (Zulip requires `to` whenever type is given); once the message is looked up, a type unlike its own.
+ */
+function typeIsChange(type: MessageType, scheduled: ScheduledMessage | undefined): boolean {
+  return scheduled === undefined || type !== scheduled.recipient.type;
+}
+
+/** scheduled.future-timestamp */
+function checkNewTimeInFuture(realm: Realm, timestamp: number | undefined): void {
+  if (timestamp !== undefined) realm.dialect.checkDeliveryTimeInFuture(realm, timestamp);
+}
+
+/** scheduled.delivery: a delivered message is no longer scheduled. */
+function checkNotDelivered(scheduled: ScheduledMessage): void {
+  if (scheduled.delivered) throw new JsonError('Scheduled message was already sent');
 }
 
 export function deleteScheduledMessage({ realm, user, path }: Request) {

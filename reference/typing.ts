@@ -20,7 +20,7 @@ export const TYPING_RULES = { receivesTyping };
 
 export type TypingOp = 'start' | 'stop';
 
-/** A typing notification: the dialect says what the event holds and whom it is for (typing.event-shape). */
+/** A typing notification, to the clients whose user receives them (typing.only-to-receivers); the dialect says what the event holds and whom it is for. */
 export function doSendTypingNotification(realm: Realm, sender: User, op: TypingOp, to: { userIds: UserId[] } | { channelId: number; topic: string }): void {
   const { event, audience, capability } = 'userIds' in to
     ? realm.dialect.directTypingEvent(realm, sender, op, to.userIds)

@@ -5,8 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Request } from './http.js';
 import { IdMap, type Realm, type SettingValue, type User, type UserId } from './model.js';
 import { personDict } from './core.js';
-import { everyone } from './defaults.js';
-import { sendEvent } from './events.js';
+import { everyone, sendEvent } from './events.js';
 import { JsonError, missingArgument } from './params.js';
 
 /**

@@ -132,7 +132,7 @@ export const alternate: DialectDecisions = {
   // The message is looked up first; an empty edit changes nothing and succeeds; `to` and a
   // topic are asked for only when the type changes, as the spec says.
   scheduledEditLooksUpMessageFirst: () => true,
-  emptyScheduledEdit: () => ({}),
+  emptyScheduledEdit: () => {},
   othersScheduledMessage: () => new JsonError('Scheduled message does not exist', 403, 'FORBIDDEN').otherwise('That scheduled message belongs to another user', 403),
   scheduledMessageDict(realm, scheduled) {
     const { recipient } = scheduled;
