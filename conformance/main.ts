@@ -44,7 +44,8 @@ const HELP = `Usage: npm run conformance -- [options]
   --profile FILE       the target profile: base_url and the admin, member, other users
   --seed N             fast-check seed; replays the same cases against the same state
   --runs N             random cases per property, besides its boundary cases (default 15)
-  --only PATTERN       only rules whose ID contains PATTERN, or matches it with * globs
+  --only PATTERN       only rules whose ID contains PATTERN, or matches it with * globs;
+                       several, separated by commas ('drafts.*,general.*')
   --json FILE          write the JSON report
   --junit FILE         write a JUnit XML report
   --html FILE          write a self-contained HTML report

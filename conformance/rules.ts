@@ -330,6 +330,10 @@ export const RULES = [
     title: 'A deleted scheduled message, pending or failed, is never sent, also once its time has passed.',
   },
   {
+    id: 'scheduled.sent-at-its-time', section: 'Resources: Scheduled message', severity: 'must', since: 173,
+    title: 'A scheduled message is not sent before its scheduled_delivery_timestamp: the message sent carries no earlier timestamp, and (with the reference clock) none is there while the time is still ahead.',
+  },
+  {
     id: 'scheduled.error-texts', section: 'Errors (not shown)', severity: 'decision', since: 184,
     title: 'Edit errors come in Zulip\'s order with its texts: "Nothing to change", "Recipient required when updating type of scheduled message.", "Topic required when updating scheduled message type to channel.", "Scheduled delivery time must be in the future.", "Scheduled message does not exist" (404, also for another user\'s message), "Channel with ID \'N\' does not exist", "Invalid user ID N". Type given without to, or channel type without topic, is refused even when the type does not change. A list of one channel ID for a channel message is refused ("Invalid data type for channel ID"), an integer for a direct one too ("Invalid data type for recipients"); a `to` that is neither gets "to[\"int\"] is not an integer"; a topic with a NUL "Topic must not contain null bytes".',
     why: 'Texts, statuses and the order of checks are not shown; Zulip\'s are used, and Zulip requires to and topic whenever type is given.',
@@ -523,6 +527,10 @@ export const RULES = [
   {
     id: 'reminders.delivered-to-self', section: 'What the service does 6; Endpoints 7', severity: 'must', since: 381,
     title: 'At its time a reminder arrives as a direct message from a bot (not the user) to the user alone, linking the referenced message; no other user receives it.',
+  },
+  {
+    id: 'reminders.sent-at-its-time', section: 'Endpoints 7. Create a message reminder', severity: 'must', since: 381,
+    title: 'A reminder is not sent before its scheduled_delivery_timestamp, "UNIX seconds in UTC when the reminder is sent": the message sent carries no earlier timestamp, and (with the reference clock) none is there while the time is still ahead.',
   },
   {
     id: 'reminders.note-delivered', section: 'Endpoints 7 (note, feature level 415)', severity: 'must', since: 415,
@@ -970,6 +978,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Resources: Scheduled message', says: 'to is a channel ID for channel messages, a list of user IDs for direct ones.', rules: ['scheduled.to-matches-type'] },
   { section: 'Resources: Scheduled message', says: 'content is bounded by max_message_length, topic by max_topic_length.', rules: ['scheduled.content-limit', 'scheduled.topic-limit'] },
   { section: 'Resources: Scheduled message', says: 'failed is true when the server tried to send and failed.', rules: ['scheduled.failed-needs-timestamp'] },
+  { section: 'Resources: Scheduled message', says: 'scheduled_delivery_timestamp is the UNIX time of the later delivery.', rules: ['scheduled.sent-at-its-time'] },
   { section: 'Resources: Custom profile field', says: 'field_type 1 to 8, Pronouns (8) from level 151.', rules: ['fields.field-type-values', 'fields.create-returns-id'] },
   { section: 'Resources: Custom profile field', says: 'display_in_profile_summary (146), required (244), editable_by_user (296), each from its level.', rules: ['fields.flags-at-their-levels', 'fields.create-returns-id'] },
   { section: 'Resources: Custom profile field', says: 'Type 3\'s field_data keys options by identifier, each with text and order strings.', rules: ['fields.select-options'] },
@@ -1009,6 +1018,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Endpoints 6. Update personal message flags', says: 'ignored_because_not_subscribed_channels only for read/remove, from level 355.', rules: ['flags.ignored-channels-only-for-read-remove', 'flags.ignored-channels-absent-before-355'] },
   { section: 'Endpoints 7. Create a message reminder', says: 'From level 381; note from 415; all three parameters listed as optional.', rules: ['reminders.note-absent-before-415', 'reminders.parameters'] },
   { section: 'Endpoints 7. Create a message reminder', says: 'Success returns reminder_id; the reminder is sent to the current user from a notification bot.', rules: ['reminders.create-returns-id', 'reminders.delivered-to-self'] },
+  { section: 'Endpoints 7. Create a message reminder', says: 'scheduled_delivery_timestamp: UNIX seconds in UTC when the reminder is sent.', rules: ['reminders.sent-at-its-time'] },
   { section: 'Endpoints 8. Upload custom emoji', says: 'The name may contain only letters, numbers, dashes and spaces; case is ignored; underscores are spaces.', rules: ['emoji.name-characters', 'emoji.name-alphabet', 'emoji.name-case-ignored', 'emoji.underscores-are-spaces', 'emoji.name-rules'] },
   { section: 'Endpoints 8. Upload custom emoji', says: 'A multipart body with a single file part: an image or gif.', rules: ['emoji.one-file-part', 'emoji.images-only', 'emoji.image-bytes'] },
   { section: 'Endpoints 8. Upload custom emoji', says: 'Access depends on the organization\'s configuration.', rules: ['emoji.upload-access', 'emoji.permission'] },

@@ -4,14 +4,15 @@
 import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Client, type Credentials, type Role } from './run/client.js';
+import { Client, curlLine, type Credentials, type Exchange, type Role } from './run/client.js';
 import { Cleanup, Journal } from './run/cleanup.js';
 import { CHECKS } from './checks/index.js';
 import { applicability, Context, runCheck, startCheck, type Check, type DeferredCheck, type RuleResult } from './run/harness.js';
 import { probeTarget, type Probe } from './run/probe.js';
 import { counted, summarize, type Report } from './report/json.js';
 import { inCatalogOrder, ruleById } from './rules.js';
-import { specAnchor } from './spec.js';
+import { isSpecOperation, specAnchor } from './spec.js';
+import { envelopeProblem } from './checks/general.js';
 import { sweep, sweepProfileFields } from './run/sweep.js';
 import { DEFAULT_LEASE_TTL, DEFAULT_LEASE_WAIT, Lease, LeaseError } from './run/lease.js';
 import { shardOf, smokeCostOf, type Shard } from './run/shard.js';
@@ -66,6 +67,8 @@ export interface SuiteOptions {
   readonly retries?: number;
   /** Keep each rule's last exchanges in its result. */
   readonly keepExchanges?: boolean;
+  /** The random cases alone, without the properties' boundaries, so that a failure shrinks (the annotated spec's examples). */
+  readonly randomOnly?: boolean;
   /** Against a target without the reference clock: deliveries are scheduled this many seconds ahead, and checked after one shared wait (default 90; 0: none). */
   readonly deliveryWait?: number;
   /** In a smoke run, check deliveries on real time too (--deliveries). */
@@ -110,13 +113,16 @@ export const SUITE_VERSION: string = (() => {
   }
 })();
 
-/** `--only`: a glob with * over rule IDs, or else a part of an ID. */
+/** `--only`: a glob with * over rule IDs, or else a part of an ID; several, separated by commas, select what any of them does. */
 export function ruleMatcher(pattern: string | null): (id: string) => boolean {
   if (!pattern) return () => true;
-  if (!pattern.includes('*')) return (id) => id.includes(pattern);
-  const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-  const regex = new RegExp(`^${source}$`);
-  return (id) => regex.test(id);
+  const each = pattern.split(',').map((part) => part.trim()).filter(Boolean).map((part): ((id: string) => boolean) => {
+    if (!part.includes('*')) return (id) => id.includes(part);
+    const source = part.split('*').map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+    const regex = new RegExp(`^${source}$`);
+    return (id) => regex.test(id);
+  });
+  return (id) => each.some((matches) => matches(id));
 }
 
 export function runPrefix(): string {
@@ -151,6 +157,16 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     const realTime = context.deliveryState.mode === 'real-time';
     const order = realTime ? [...selected].sort((a, b) => Number(b.needs.includes('deliveries')) - Number(a.needs.includes('deliveries'))) : selected;
     const position = new Map(selected.map((check, index) => [check.rule, index]));
+    // "Every JSON response has result and msg": every answer to a spec operation the run gets, in
+    // whichever rule's check, is held to it; general.envelope's verdict waits for the last.
+    let running: string | null = null;
+    let broken: { readonly exchange: Exchange; readonly problem: string; readonly rule: string | null } | null = null;
+    client.onAnswer = (exchange, response) => {
+      if (broken !== null || response.body === null || !isSpecOperation(exchange.method, exchange.url)) return;
+      const problem = envelopeProblem(response.body);
+      if (problem !== null) broken = { exchange, problem, rule: running };
+    };
+    let envelope: RuleResult | null = null;
     const conclude = async (check: Check, first: RuleResult) => {
       let result = first;
       // A rule that could not be checked is tried again; one that passes then is flaky, never a
@@ -170,6 +186,13 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
         }
         result = again;
       }
+      if (check.rule === 'general.envelope') {
+        envelope = result;
+        return;
+      }
+      record(result);
+    };
+    const record = (result: RuleResult) => {
       if (result.status === 'fail' && expectedAt(options.expectations, result.id, probe!.featureLevel)) result.expected = true;
       results.push(result);
       options.onResult?.(result);
@@ -179,6 +202,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     const decided = selected.filter((check) => ruleById(check.rule)!.severity === 'decision' && applicability(ruleById(check.rule)!, check, probe!, options) === null);
     const budget = (options.smokeBudget ?? SMOKE_BUDGET) + decided.reduce((sum, check) => sum + smokeCostOf(check), 0);
     const run = async (check: Check) => {
+      running = check.rule;
       options.onStart?.(check.rule, position.get(check.rule)!, order.length);
       // A smoke run keeps its budget, clean-up included: a rule that would pass it is not begun.
       const over = options.smoke ? overBudget(check, requests(), cleanup.pendingCost, budget) : null;
@@ -265,6 +289,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       const due = waiting.length > 0 || context.deliveryState.latestDue !== null;
       const reason = !due ? null : options.interrupted?.() ? 'the run was interrupted before its deliveries were due' : await context.deliveryState.settle!();
       for (const { check, deferred } of waiting) await conclude(check, await deferred.finish(reason));
+      if (envelope !== null) record(withEnvelopeSeen(envelope, broken, options.seed));
     }
     results.sort(inCatalogOrder);
   } finally {
@@ -346,6 +371,18 @@ function overBudget(check: Check, spent: number, pending: number, budget: number
   const left = budget - spent - cleanupCost(pending);
   if (need <= left) return null;
   return `not checked: a smoke run makes at most ${budget} requests, clean-up included, and ${spent} were made; this rule takes up to ${need} and the clean-up ${cleanupCost(pending)} (run without --smoke to check it)`;
+}
+
+/** general.envelope's verdict with what the run saw of the envelope in every other rule's answers. */
+function withEnvelopeSeen(result: RuleResult, broken: { readonly exchange: Exchange; readonly problem: string; readonly rule: string | null } | null, seed: number): RuleResult {
+  if (broken === null || result.status !== 'pass') return result;
+  const { exchange, problem, rule } = broken;
+  const path = new URL(exchange.url).pathname.replace(/^.*?\/api\/v1(?=\/)/, '');
+  return {
+    ...result, status: 'fail',
+    message: `${exchange.method} ${path} answered ${exchange.status} and ${problem}${rule && rule !== result.id ? ` (a request of ${rule}'s check)` : ''}`,
+    counterexample: { input: null, seed, path: null, requests: [curlLine(exchange)], exchanges: [exchange], ...(rule && rule !== result.id ? { alongside: rule } : {}) },
+  };
 }
 
 /** A rule the run did not begin: a skip with the reason, never a pass. */

@@ -13,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { FAULTS, POWER_FAULTS, faultNamed } from '../reference/faults.js';
+import { FAULTS, POWER_FAULTS, faultNamed, selectionOf } from '../reference/faults.js';
 import { targetProfile } from '../reference/fixture.js';
 import { startReference } from '../reference/server.js';
 import { DEFAULT_RUNS } from '../conformance/run/harness.js';
@@ -50,7 +50,7 @@ export function mustFaults(pattern = ''): string[] {
 export function replayOf(task: PowerTask): string {
   const fault = faultNamed(task.fault)!;
   const level = fault.level === undefined ? '' : ` --feature-level ${fault.level}`;
-  const only = task.order === 'alone' ? fault.rule : `${fault.rule.split('.')[0]}.*`;
+  const only = selectionOf(fault.rule, fault, task.order === 'alone');
   return `TEAMCHAT_FAULTS=${task.fault} npm start -- --port 9991${level} & npm run conformance -- --target http://127.0.0.1:9991 --profile <the reference's profile> --only '${only}' --seed ${task.seed}${task.smoke ? ' --smoke' : ` --runs ${task.runs}`}${task.order === 'shuffled' ? ' --shuffle' : ''}`;
 }
 
@@ -61,7 +61,7 @@ export async function powerOne(task: PowerTask): Promise<PowerFinding> {
     const profile = targetProfile(reference.fixture, reference.url);
     const report = await runSuite({
       target: reference.url, credentials: profile.users, embedded: !task.throughTarget, seed: task.seed, runs: task.runs, smoke: task.smoke, shuffle: task.order === 'shuffled',
-      only: task.order === 'alone' ? fault.rule : `${fault.rule.split('.')[0]}.*`, replayPath: null, decisions: false, rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
+      only: selectionOf(fault.rule, fault, task.order === 'alone'), replayPath: null, decisions: false, rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
     });
     const own = report.rules.find((rule) => rule.id === fault.rule);
     return { task, status: own?.status ?? 'absent', requests: report.requests };

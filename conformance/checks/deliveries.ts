@@ -17,6 +17,12 @@ export interface Due {
    * a Skip when, on real time, it delivered nothing within the wait.
    */
   passed(): Promise<void>;
+  /**
+   * With the reference clock, moves it to a few seconds before `at` (the worker running as it
+   * would) and resolves with true: what is due at `at` must not have gone yet. On real time it
+   * cannot be timed so, and resolves with false.
+   */
+  almost(): Promise<boolean>;
 }
 
 /** A time a delivery of the case may be scheduled for, and the way to wait until it has passed. */
@@ -24,7 +30,16 @@ export async function due(context: Context): Promise<Due> {
   const state = context.deliveryState;
   if (state.mode === 'clock') {
     const now = await advanceClock(context, 0);
-    return { at: now + 60, passed: async () => void (await advanceClock(context, 120)) };
+    const at = now + 60;
+    return {
+      at,
+      passed: async () => void (await advanceClock(context, 120)),
+      almost: async () => {
+        const read = await advanceClock(context, 0);
+        if (read < at - 3) await advanceClock(context, at - 3 - read);
+        return true;
+      },
+    };
   }
   const park = state.park;
   if (state.mode !== 'real-time' || park === null) throw new Error('harness: a delivery asked for outside a delivery property, or against a target where deliveries cannot be seen');
@@ -33,7 +48,7 @@ export async function due(context: Context): Promise<Due> {
   state.settle ??= () => settle(context);
   // What comes due is sent to the profile's users: the end of the run puts their flags back.
   context.noteMessage();
-  return { at, passed: park };
+  return { at, passed: park, almost: async () => false };
 }
 
 /**

@@ -177,7 +177,8 @@ async function refusedStoringNothing(context: Context, as: Role, name: string, p
   return response;
 }
 
-const image = fc.constantFrom<['png' | 'gif', () => Buffer]>(['png', () => png()], ['gif', gif]);
+/** An image the spec names (image or gif): a PNG, or a GIF in either of its versions. */
+const image = fc.constantFrom<['png' | 'gif', () => Buffer]>(['png', () => png()], ['gif', gif], ['gif', gif87]);
 
 // ---- Checks of what the spec states ---------------------------------------------------------
 
@@ -202,7 +203,7 @@ const mustChecks: Check[] = [
       } finally {
         await removeEmoji(context, stored);
       }
-    }, { runs: context.runsSmokeAtMost(4), boundaries: [fc.constant([['png', () => png()], ['gif', gif]] as Array<['png' | 'gif', () => Buffer]>)] });
+    }, { runs: context.runsSmokeAtMost(4), boundaries: [fc.constant([['png', () => png()], ['gif', gif], ['gif', gif87]] as Array<['png' | 'gif', () => Buffer]>)] });
   }),
 
   check('emoji.upload-access', async (context) => {

@@ -655,7 +655,7 @@ export const FLAGS_CHECKS: readonly Check[] = [...mustChecks, ...decisionChecks]
 
 export const FLAGS_OPERATIONS: readonly SpecOperation[] = [
   {
-    name: 'POST /messages/flags', since: 1, ownData: true, repeatable: true,
+    name: 'POST /messages/flags', since: 1, ownData: 'copies', repeatable: true,
     async prepare(context) {
       const id = await context.memo('flags-general', () => send(context, 'other', [context.probe.users.member.id], `${context.prefix} general`));
       return {

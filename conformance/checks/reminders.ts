@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { cleanedUp } from '../run/cleanup.js';
 import type { Role } from '../run/client.js';
-import { check, expect, refusedExactly, succeeded, type Check, type Context } from '../run/harness.js';
+import { check, expect, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
 import { MARKED, text } from './generators.js';
 import { deliveryProperty, deliveryWindow, due, dueWithinRun } from './deliveries.js';
@@ -118,6 +118,29 @@ const mustChecks: Check[] = [
       const others = (await recentMessages(context, 'other', deliveryWindow(context))).filter(links);
       expect(others.length === 0, `other received the reminder too: ${JSON.stringify(others.map((m) => m.content))}`);
     }, context.runsSmokeAtMost(3));
+  }, ['deliveries']),
+
+  // Not before its time: with the reference clock, nothing is there a few seconds before it; the
+  // reminder sent, on any target, carries no earlier timestamp than the one it was set for.
+  check('reminders.sent-at-its-time', async (context) => {
+    await deliveryProperty(context, fc.boolean(), async (direct) => {
+      const messageId = await messageToRemind(context, direct, token(context));
+      const delivery = await due(context);
+      succeeded(await remind(context, { message_id: messageId, scheduled_delivery_timestamp: delivery.at }), 'POST /reminders');
+      // The reminder is the message that links the one reminded of, whoever sent it: when it went is this rule's, who sent it another's.
+      const ours = async () => (await recentMessages(context, 'member', deliveryWindow(context))).filter((message) => message.id !== messageId && linksToMessage(String(message.content), messageId));
+      if (await delivery.almost()) {
+        const early = await ours();
+        for (const message of early) context.noteMessage(message.id);
+        expect(early.length === 0, `the reminder of message ${messageId}, due at ${delivery.at}, was sent before its time: ${JSON.stringify(early.map((message) => ({ id: message.id, timestamp: message.timestamp })))}`);
+      }
+      await delivery.passed();
+      const sent = await ours();
+      for (const message of sent) context.noteMessage(message.id);
+      if (sent.length === 0) throw new Skip(`the reminder of message ${messageId} was not delivered after its time, so when it went cannot be told`);
+      const before = sent.filter((message) => !(message.timestamp >= delivery.at));
+      expect(before.length === 0, `the reminder of message ${messageId}, due at ${delivery.at}, was sent with timestamp ${before.map((message) => message.timestamp).join(', ')}: before its time`);
+    }, { runs: context.runsSmokeAtMost(3), boundaries: [fc.constant(true)] });
   }, ['deliveries']),
 
   check('reminders.note-delivered', async (context) => {

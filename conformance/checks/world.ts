@@ -199,8 +199,12 @@ export interface SpecOperation {
    * where the target lacks it, the rules of every operation leave this one out.
    */
   readonly needs?: readonly Capability[];
-  /** An operation on the caller's own data (drafts, scheduled messages, flags, reminders): its prepared request says what others observe (general.own-data-only). */
-  readonly ownData?: true;
+  /**
+   * An operation on the caller's own data (drafts, scheduled messages, flags, reminders): its
+   * prepared request says what others observe (general.own-data-only). `copies`: of objects every
+   * user who has them holds a copy of (messages), which each other user may hold or not.
+   */
+  readonly ownData?: true | 'copies';
   /** Its valid request may be sent twice on one set-up, each time accepted, the undo removing what both made. */
   readonly repeatable?: true;
   /** Sets up one request the spec makes valid, and, where it can, one the spec refuses. */

@@ -36,7 +36,7 @@ export function replayCommand(report: Report, rule: RuleResult): string {
     if (typeof config.profile === 'string') parts.push(`--profile ${shellWord(config.profile)}`);
     parts.push(`--target ${shellWord(report.target)}`);
   }
-  parts.push(`--seed ${rule.counterexample?.seed ?? report.seed}`, `--runs ${report.runs}`, `--only ${shellWord(rule.id)}`);
+  parts.push(`--seed ${rule.counterexample?.seed ?? report.seed}`, `--runs ${report.runs}`, `--only ${shellWord(rule.counterexample?.alongside ? `${rule.id},${rule.counterexample.alongside}` : rule.id)}`);
   if (rule.counterexample?.path) parts.push(`--replay ${shellWord(rule.counterexample.path)}`);
   if (rule.severity === 'decision') parts.push('--decisions');
   if (report.smoke) parts.push('--smoke');

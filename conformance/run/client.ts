@@ -111,6 +111,8 @@ export class Client {
   transients = 0;
   /** Awaited after every exchange, before the call returns (the witness of shared state reads what each change of the run sent). */
   onExchange: ((exchange: Exchange) => Promise<void>) | null = null;
+  /** Told of every answer as it comes, whoever else listens (the envelope's watch). */
+  onAnswer: ((exchange: Exchange, response: Response) => void) | null = null;
   /** Told of every request before it is sent (the journal keeps the settings the run writes, in case it is killed before the answer). */
   onSend: ((as: Caller, method: string, path: string, form: ReadonlyArray<readonly [string, string]>) => void) | null = null;
 
@@ -149,6 +151,11 @@ export class Client {
   startRecording(): Exchange[] {
     this.recording = [];
     return this.recording;
+  }
+
+  /** The exchanges kept so far, left in place. */
+  peekHistory(): Exchange[] {
+    return [...this.history];
   }
 
   /** The exchanges since the last call, at most the last 16. */
@@ -235,6 +242,7 @@ export class Client {
       if (files) Object.defineProperty(exchange, 'files', { value: files, enumerable: false });
       this.recording?.push(exchange);
       for (const tapped of this.taps) tapped.push(exchange);
+      this.onAnswer?.(exchange, response);
       await this.onExchange?.(exchange);
       this.history.push(exchange);
       if (this.history.length > (this.options.history ?? 16)) this.history.shift();

@@ -24,6 +24,10 @@ export interface Counterexample {
   readonly exchanges: Exchange[];
   /** The command that runs the rule again with this case (the JSON report carries it). */
   readonly replay?: string;
+  /** The other rule whose check sent the request that shows it, which a replay runs too. */
+  readonly alongside?: string;
+  /** Where exchanges are kept (the annotated spec): what the check did before the property's cases. */
+  readonly prelude?: Exchange[];
 }
 
 export interface RuleResult {
@@ -58,6 +62,8 @@ export interface RuleResult {
   interference?: string[];
   /** Changes to settings the check wrote, at values it did not send: the server's, or another client's; the rule is run again. */
   unclear?: string[];
+  /** Where exchanges are kept and a path replayed: the case the path names, and what the check did before it. */
+  replayed?: { readonly prelude: Exchange[]; readonly exchanges: Exchange[] };
 }
 
 export class Violation extends Error {
@@ -140,6 +146,8 @@ export interface RunOptions {
   readonly smoke?: boolean;
   /** Keep each rule's last exchanges in its result, passing or not (--explain shows them). */
   readonly keepExchanges?: boolean;
+  /** The random cases alone, without the properties' boundaries: a failure then shrinks to its smallest case (the annotated spec's examples). */
+  readonly randomOnly?: boolean;
   /** Against a target without the reference clock: deliveries are scheduled this many seconds ahead (--delivery-wait). */
   readonly deliveryWait?: number;
 }
@@ -196,6 +204,12 @@ export class Context {
 
   /** Of the check that runs: the cases its properties ran (with --replay, those its path named). */
   casesRun = 0;
+
+  /** Of the check that runs: its properties begun so far, which names each in a replay path. */
+  propertiesRun = 0;
+
+  /** Of the check that runs, where exchanges are kept: the case a replayed path named. */
+  replayed: RuleResult['replayed'] = undefined;
 
   /**
    * The random cases of a property: --runs, so that --runs raises the power of every property;
@@ -272,19 +286,28 @@ export class Context {
    * Runs a fast-check property against the target: each boundary first, as a case of its own
    * (its seed is the run's plus its position), then the random cases. A failure is shrunk (a
    * boundary's within what it fixes), then its smallest input is run once more to record the
-   * requests that show it. Its replay path names the boundary it came from: `b2:0:1`.
+   * requests that show it. Its replay path names the boundary it came from (`b2:0:1`) and, past a
+   * check's first property, the property (`p1/b2:0:1`, `p1/3:0`).
    */
   async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number | PropertyCases<T> = this.options.runs, labels?: readonly string[]): Promise<void> {
     const { boundaries, random } = this.takeCases(runs);
-    const replay = /^b(\d+):(.*)$/.exec(this.options.replayPath ?? '');
+    const position = this.propertiesRun++;
+    const [, named, within] = /^(?:p(\d+)\/)?(.*)$/s.exec(this.options.replayPath ?? '')!;
+    // A replay runs the one case its path names, of the one property it names.
+    if (this.options.replayPath !== null && Number(named ?? 0) !== position) return;
+    const replayPath = this.options.replayPath === null ? null : within!;
+    const replay = /^b(\d+):(.*)$/.exec(replayPath ?? '');
+    const property = position > 0 ? `p${position}/` : '';
+    const prelude = this.options.keepExchanges ? this.client.peekHistory() : undefined;
     for (const [index, boundary] of boundaries.entries()) {
-      if (this.options.replayPath !== null && Number(replay?.[1]) !== index) continue;
-      await this.cases(boundary, predicate, 1, this.options.seed + index, replay?.[2] ?? null, `b${index}:`, labels);
+      if (this.options.randomOnly && random > 0) break;
+      if (replayPath !== null && Number(replay?.[1]) !== index) continue;
+      await this.cases(boundary, predicate, 1, this.options.seed + index, replay?.[2] ?? null, `${property}b${index}:`, labels, prelude);
     }
-    if (random > 0 && (this.options.replayPath === null || replay === null)) await this.cases(arbitrary, predicate, random, this.options.seed, this.options.replayPath, '', labels);
+    if (random > 0 && (replayPath === null || replay === null)) await this.cases(arbitrary, predicate, random, this.options.seed, replayPath, property, labels, prelude);
   }
 
-  private async cases<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number, seed: number, path: string | null, pathPrefix: string, labels?: readonly string[]): Promise<void> {
+  private async cases<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, runs: number, seed: number, path: string | null, pathPrefix: string, labels?: readonly string[], prelude?: Exchange[]): Promise<void> {
     // A smoke run keeps its budget of requests: a failure is shown as it was found, not shrunk
     // (its replay line, run without --smoke, shrinks it).
     const parameters: fc.Parameters<[T]> = { seed, numRuns: runs, endOnFailure: this.options.smoke === true };
@@ -295,12 +318,24 @@ export class Context {
     // the property runs; then too few remain to judge.
     let problem: unknown = null;
     let dropped = 0;
+    // Each case's exchanges are recorded as it runs: the last failing one's show the failure as it happened.
+    const failures: Array<{ readonly value: T; readonly violation: Violation; readonly exchanges: Exchange[]; readonly before: Exchange[] }> = [];
+    // Where exchanges are kept: what the earlier cases of the property did, which a later one may use (a channel made once).
+    const earlier: Exchange[] = [];
+    // fast-check, given a path, runs the value it names first, then goes on from there where that
+    // value passes (the next runs, or the next shrinks): a replay runs the named value alone.
+    let pathRan = false;
     const guarded = async (value: T) => {
-      if (problem !== null) return;
+      if (problem !== null || (path !== null && pathRan)) return;
+      pathRan = true;
       this.casesRun++;
+      const before = prelude === undefined ? [] : [...prelude, ...earlier];
+      this.client.startRecording();
+      let exchanges: Exchange[] = [];
       try {
         await predicate(value);
       } catch (error) {
+        exchanges = this.client.stopRecording();
         if (error instanceof TransientError) {
           dropped++;
           this.transientCost.dropped++;
@@ -309,7 +344,13 @@ export class Context {
           throw problem;
         }
         if (!(error instanceof Violation)) problem = error;
+        else failures.splice(0, failures.length, { value, violation: error, exchanges, before });
         throw error;
+      } finally {
+        if (exchanges.length === 0) exchanges = this.client.stopRecording();
+        // The case a replayed path names, kept with what came before it.
+        if (path !== null && prelude !== undefined) this.replayed = { prelude: before, exchanges };
+        if (prelude !== undefined) earlier.push(...exchanges);
       }
     };
     const details = await fc.check(fc.asyncProperty(arbitrary, guarded), parameters);
@@ -318,15 +359,24 @@ export class Context {
     const error = details.errorInstance;
     if (!(error instanceof Violation)) throw error instanceof Error ? error : new HarnessError(String(error));
     const value = details.counterexample![0];
-    this.client.startRecording();
-    let replayed: unknown = null;
-    try {
-      await predicate(value);
-    } catch (caught) {
-      replayed = caught;
+    let exchanges: Exchange[];
+    let message: string;
+    let before = prelude;
+    const [lastFailure] = failures;
+    if (lastFailure !== undefined && lastFailure.value === value) ({ exchanges, violation: { message }, before } = lastFailure);
+    else {
+      if (prelude !== undefined) before = [...prelude, ...earlier];
+      // A counterexample fast-check gave as a copy: run once more to record the requests that show it.
+      this.client.startRecording();
+      let replayed: unknown = null;
+      try {
+        await predicate(value);
+      } catch (caught) {
+        replayed = caught;
+      }
+      exchanges = this.client.stopRecording();
+      message = replayed instanceof Violation ? replayed.message : error.message;
     }
-    const exchanges = this.client.stopRecording();
-    const message = replayed instanceof Violation ? replayed.message : error.message;
     throw new Violation(message, {
       // The run prefix differs from run to run; the input is shown without it.
       input: readable(value, labels ?? labelsOf(predicate)).replaceAll(this.prefix, '{prefix}'),
@@ -335,6 +385,7 @@ export class Context {
       path: details.counterexamplePath === null ? null : `${pathPrefix}${details.counterexamplePath}`,
       requests: exchanges.map(curlLine),
       exchanges,
+      ...(before ? { prelude: before } : {}),
     });
   }
 }
@@ -548,6 +599,8 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
   context.transientCost = { dropped: 0, resynced: 0 };
   context.casesTaken = { boundary: 0, random: 0 };
   context.casesRun = 0;
+  context.propertiesRun = 0;
+  context.replayed = undefined;
   const skip = applicability(rule, check, context.probe, context.options);
   if (skip) {
     result.status = 'skip';
@@ -596,6 +649,7 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
     result.duration_ms += Math.round(performance.now() - started);
     result.requests += context.client.count - requestsBefore;
     if (context.options.keepExchanges) result.exchanges = context.client.takeHistory();
+    if (context.replayed) result.replayed = context.replayed;
     return result;
   };
   if (!aside) return conclude(await ran);
