@@ -4,31 +4,30 @@
 //   Stryker run (reports/) without running it again.
 //
 // Mutation testing of the reference with StrykerJS: the built module of an area
-// (dist/reference/AREA.js) is mutated, and the suite's checks of that area are the test: a
-// mutant is killed when the suite, run against the reference in Zulip's dialect with the
-// decisions and in the alternate dialect, does not exit 0. Each run writes its JSON report, so
-// the verdicts of every mutant say which rules caught it: a mutant caught by a must rule counts
-// for the must-only score, one caught only by decisions for the score with decisions.
+// (dist/reference/AREA.js) is mutated, and the suite is the test (scripts/mutant-run.ts): the
+// area's rules and the general ones, at three seeds, against the reference in Zulip's dialect
+// with the decisions and in the alternate dialect. Each run writes its JSON report, so the
+// verdict of every mutant names the rules that caught it.
 //
-// Two lists keep the scores honest, both in scripts/mutation-equivalent.json, one entry per
-// mutant, found by its place (line, column, mutator, replacement) in the built module:
-// - `equivalent`: no check can see the mutant (the spec and the decisions alike); left out of
-//   both scores;
-// - `open point`: the mutant changes only what the spec leaves open; left out of the must-only
-//   score, which measures spec code, and counted in the score with decisions;
-// - `outside the spec`: it changes only a Zulip endpoint the suite uses to set up or observe,
-//   which neither the spec nor a decision speaks of; left out of both.
-// scripts/mutation.test.ts keeps the list true against the recorded verdicts
-// (scripts/mutation-verdicts.json): an entry that matches no mutant, or a mutant now caught (an
-// `open point` by a must rule), fails it, and so does a verdict recorded for another build of
-// the module. Mutants in the alternate dialect's words for an error (`.otherwise(…)`), which no
-// check reads, are counted apart. A measurement, not part of npm test: an area takes minutes.
+// The class of a mutant is where it stands, decided by the code before any run
+// (scripts/mutation-classes.ts): in spec code, in an open point, or outside the spec. The must-only
+// score is the share of spec code's mutants a must rule caught; the score with decisions, the
+// share of spec code's and open points' mutants any rule caught. The verdicts only count.
+//
+// Equivalent mutants, which no check can see because the program does the same, are listed one by
+// one in scripts/mutation-equivalent.json, each by its place (line, column, mutator, replacement)
+// in the built module, with the line it stands on and its reason; scripts/mutation.test.ts fails
+// when an entry matches no mutant, when a rule caught it, or when it stands outside the spec.
+// Mutants in the alternate dialect's words for an error (`.otherwise(…)`), which no check reads,
+// are counted apart. A measurement, not part of npm test: an area takes many minutes.
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { classOf, declarationAt, declarationsOf, type MutantClass } from './mutation-classes.js';
+import { DIALECTS, SEEDS, reportName } from './mutant-run.js';
 
 export const AREAS = ['defaults', 'drafts', 'emoji', 'fields', 'flags', 'reminders', 'scheduled', 'typing'] as const;
 export const EQUIVALENTS_FILE = 'scripts/mutation-equivalent.json';
@@ -47,7 +46,6 @@ export interface Equivalent extends Place {
   readonly area: string;
   /** The mutated line, trimmed, as it stands in the built module. */
   readonly code: string;
-  readonly kind: 'equivalent' | 'open point' | 'outside the spec';
   readonly why: string;
 }
 
@@ -72,14 +70,15 @@ export interface AreaScore {
   readonly mutants: number;
   readonly machinery: number;
   readonly equivalent: number;
-  readonly openPoint: number;
+  /** Mutants of open points, and of code outside the spec. */
+  readonly open: number;
   readonly outside: number;
   /** Spec code: caught by a must rule, and not. */
   readonly mustKilled: number;
-  readonly mustSurvived: Array<Place & { code: string }>;
-  /** Everything but equivalents: caught by any rule, and not. */
+  readonly mustSurvived: Array<Place & { code: string; where: string }>;
+  /** Spec code and open points: caught by any rule, and not. */
   readonly killed: number;
-  readonly survived: Array<Place & { code: string }>;
+  readonly survived: Array<Place & { code: string; where: string }>;
   readonly mustScore: number;
   readonly score: number;
 }
@@ -101,12 +100,39 @@ export const caught = (verdict: Verdict) => caughtByMust(verdict) || verdict.dec
 
 const percent = (part: number, whole: number) => (whole === 0 ? 100 : Math.floor((1000 * part) / whole) / 10);
 
-/** The two scores of one area from its verdicts and the list. */
+/** A statement that only calls a function, its result unused: `f(…);`, `realm.rules.f(…);`, `realm.dialect.f(…);`. */
+const CALL_STATEMENT = /^((?:realm|request\.realm)\.(?:rules|dialect)\.[A-Za-z_$][\w$]*|[A-Za-z_$][\w$]*)\(.*\);$/;
+
+/**
+ * Where a mutant stands: the class of the declaration it is in, except on a line that is one call
+ * statement, whose result nothing uses: that line is the callee's (a dialect's decision is an open
+ * point), for all it can change is what the callee does.
+ */
+export function classAt(area: string, source: string): (place: Place) => { readonly kind: MutantClass; readonly where: string } {
+  const lines = source.split('\n');
+  const declarations = declarationsOf(source);
+  return (place) => {
+    const name = declarationAt(declarations, place.line);
+    const own = name === undefined ? undefined : classOf(area, name);
+    if (own === undefined) throw new Error(`${area}:${place.line}: the mutant stands in ${name ?? 'no declaration'}, which scripts/mutation-classes.ts does not class`);
+    const call = CALL_STATEMENT.exec(lines[place.line - 1]!.trim());
+    if (call && place.end.startsWith(`${place.line}:`)) {
+      const callee = call[1]!;
+      if (/\.dialect\./.test(callee)) return { kind: 'open', where: `${name} (a call of the dialect's ${callee.replace(/^.*\./, '')})` };
+      const calleeClass = classOf(area, callee.replace(/^.*\./, ''));
+      if (calleeClass !== undefined && calleeClass !== own) return { kind: calleeClass, where: `${name} (a call of ${callee.replace(/^.*\./, '')})` };
+    }
+    return { kind: own, where: name! };
+  };
+}
+
+/** The two scores of one area from its verdicts and the list of equivalent mutants. */
 export function scoreArea(area: string, source: string, verdicts: readonly Verdict[], equivalents: readonly Equivalent[]): AreaScore {
   const lines = source.split('\n');
+  const located = classAt(area, source);
   let machinery = 0;
   let equivalent = 0;
-  let openPoint = 0;
+  let open = 0;
   let outside = 0;
   let mustKilled = 0;
   let killed = 0;
@@ -114,31 +140,31 @@ export function scoreArea(area: string, source: string, verdicts: readonly Verdi
   const survived: AreaScore['survived'] = [];
   for (const verdict of verdicts) {
     const line = lines[verdict.line - 1] ?? '';
-    const place = { line: verdict.line, column: verdict.column, end: verdict.end, mutator: verdict.mutator, replacement: verdict.replacement, code: line.trim() };
+    const { kind, where } = located(verdict);
+    const place = { line: verdict.line, column: verdict.column, end: verdict.end, mutator: verdict.mutator, replacement: verdict.replacement, code: line.trim(), where };
     if (isMachinery(line, verdict.column)) {
       machinery++;
       continue;
     }
-    const entry = equivalents.find((candidate) => candidate.area === area && samePlace(candidate, verdict));
-    if (entry?.kind === 'equivalent') {
-      equivalent++;
+    if (kind === 'outside') {
+      outside++;
       continue;
     }
-    if (entry?.kind === 'outside the spec') {
-      outside++;
+    if (equivalents.some((candidate) => candidate.area === area && samePlace(candidate, verdict))) {
+      equivalent++;
       continue;
     }
     if (caught(verdict)) killed++;
     else survived.push(place);
-    if (entry?.kind === 'open point') {
-      openPoint++;
+    if (kind === 'open') {
+      open++;
       continue;
     }
     if (caughtByMust(verdict)) mustKilled++;
     else mustSurvived.push(place);
   }
   return {
-    area, mutants: verdicts.length, machinery, equivalent, openPoint, outside, mustKilled, mustSurvived, killed, survived,
+    area, mutants: verdicts.length, machinery, equivalent, open, outside, mustKilled, mustSurvived, killed, survived,
     mustScore: percent(mustKilled, mustKilled + mustSurvived.length), score: percent(killed, killed + survived.length),
   };
 }
@@ -147,37 +173,42 @@ function markdown(scores: readonly AreaScore[], runs: number): string {
   const lines = [
     '# Mutation scores of the reference',
     '',
-    'Generated by `npm run mutation -- AREA`: StrykerJS mutates the built module of an area, and the suite\'s checks of that',
-    `area (\`--only 'AREA.*'\`, ${runs} random cases per property besides its boundaries, Zulip's dialect with the decisions, then the`,
-    'alternate dialect) are the test. Each mutant\'s verdict records which rules caught it (`scripts/mutation-verdicts.json`).',
+    'Generated by `npm run mutation -- AREA`: StrykerJS mutates the built module of an area, and the suite is the test: the',
+    `area's rules and the general ones (\`--only 'AREA.*,general.*'\`), ${runs} random cases per property besides its boundaries, at`,
+    `seeds ${SEEDS.join(', ')}, each in Zulip's dialect with the decisions and in the alternate dialect, until a must rule fails.`,
+    'Each mutant\'s verdict records which rules caught it (`scripts/mutation-verdicts.json`).',
     '',
-    '- **must only**: mutants of spec code caught by a must rule, out of the mutants of spec code. Spec code is every mutant but',
-    '  the equivalent ones, those that change only an open point of the spec, and those that change only a Zulip endpoint the',
-    '  suite uses to set up or observe (outside the spec).',
-    '- **with decisions**: mutants caught by any rule, out of spec code and the open points.',
+    'The class of a mutant is where it stands, fixed by the code before any run (`scripts/mutation-classes.ts`, which',
+    '`scripts/mutation.test.ts` holds to the code): **spec code** is the code of the rules the spec states and of the',
+    'spec\'s operations; an **open point** is code that serves only decisions (each named in its comment); code **outside',
+    'the spec** serves only the Zulip endpoints the suite uses to set up and observe. A line that only calls a function is',
+    'the callee\'s (a call of the dialect, an open point\'s).',
     '',
-    'Equivalent mutants, open points and mutants outside the spec are listed one by one, each by its place in the built module and with its reason, in',
-    '`scripts/mutation-equivalent.json`; `scripts/mutation.test.ts` fails when an entry matches no mutant, when a listed mutant',
-    'is now caught (an open point or one outside the spec by a must rule), or when the verdicts were recorded for another build',
-    'of the module.',
-    'Mutants in the alternate dialect\'s words for an error (`.otherwise(…)`), which no check reads, are counted apart.',
+    '- **must only**: mutants of spec code caught by a must rule, out of the mutants of spec code.',
+    '- **with decisions**: mutants of spec code and open points caught by any rule, out of both.',
     '',
-    '| area | mutants | alternate\'s words | equivalent | outside the spec | open point | must only | with decisions |',
+    'Equivalent mutants (the program does the same) are listed one by one, each by its place in the built module and with',
+    'its reason, in `scripts/mutation-equivalent.json`; the test fails when an entry matches no mutant, when a rule caught',
+    'it, or when it stands outside the spec. Mutants in the alternate dialect\'s words for an error (`.otherwise(…)`), which',
+    'no check reads, are counted apart.',
+    '',
+    '| area | mutants | alternate\'s words | outside the spec | equivalent | open point | must only | with decisions |',
     '|---|---|---|---|---|---|---|---|',
-    ...scores.map((score) => `| ${score.area} | ${score.mutants} | ${score.machinery} | ${score.equivalent} | ${score.outside} | ${score.openPoint} | ${score.mustKilled} of ${score.mustKilled + score.mustSurvived.length}: **${score.mustScore}%** | ${score.killed} of ${score.killed + score.survived.length}: ${score.score}% |`),
+    ...scores.map((score) => `| ${score.area} | ${score.mutants} | ${score.machinery} | ${score.outside} | ${score.equivalent} | ${score.open} | ${score.mustKilled} of ${score.mustKilled + score.mustSurvived.length}: **${score.mustScore}%** | ${score.killed} of ${score.killed + score.survived.length}: ${score.score}% |`),
     '',
   ];
   const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0, 120);
   for (const score of scores) {
     if (score.mustSurvived.length === 0 && score.survived.length === 0) continue;
-    lines.push(`## Mutants of ${score.area} no rule of its kind caught`, '', '| line | mutator | replacement | code | caught by a decision |', '|---|---|---|---|---|');
+    lines.push(`## Mutants of ${score.area} no rule of their kind caught`, '', '| line | in | mutator | replacement | code | class | caught by a decision |', '|---|---|---|---|---|---|---|');
     const seen = new Set<string>();
     for (const survivor of [...score.mustSurvived, ...score.survived]) {
       const key = placeName(survivor);
       if (seen.has(key)) continue;
       seen.add(key);
+      const spec = score.mustSurvived.some((other) => samePlace(other, survivor));
       const byDecision = !score.survived.some((other) => samePlace(other, survivor));
-      lines.push(`| ${survivor.line}:${survivor.column} | ${survivor.mutator} | \`${cell(survivor.replacement)}\` | \`${cell(survivor.code)}\` | ${byDecision ? 'yes' : 'no'} |`);
+      lines.push(`| ${survivor.line}:${survivor.column} | ${cell(survivor.where)} | ${survivor.mutator} | \`${cell(survivor.replacement)}\` | \`${cell(survivor.code)}\` | ${spec ? 'spec' : 'open point'} | ${byDecision ? 'yes' : 'no'} |`);
     }
     lines.push('');
   }
@@ -204,10 +235,10 @@ interface StrykerMutant {
 export const readEquivalents = (): Equivalent[] => JSON.parse(readFileSync(EQUIVALENTS_FILE, 'utf8'));
 export const readVerdicts = (): AreaVerdicts[] => (existsSync(VERDICTS_FILE) ? JSON.parse(readFileSync(VERDICTS_FILE, 'utf8')) : []);
 
-/** Scores of every area with recorded verdicts, from the files as they stand. */
+/** Scores of every area whose verdicts were recorded for its module as built now (the test names the others), from the files as they stand. */
 export function scoresOfRecord(): { scores: AreaScore[]; runs: number } {
   const equivalents = readEquivalents();
-  const recorded = readVerdicts();
+  const recorded = readVerdicts().filter((entry) => hashOf(readFileSync(`dist/reference/${entry.area}.js`, 'utf8')) === entry.module);
   const scores = recorded.map((entry) => scoreArea(entry.area, readFileSync(`dist/reference/${entry.area}.js`, 'utf8'), entry.verdicts, equivalents));
   return { scores, runs: recorded[0]?.runs ?? 10 };
 }
@@ -237,10 +268,8 @@ function main(): number {
       mkdirSync(verdictsDir, { recursive: true });
     }
     // Each mutant's runs write their reports under its ID (Stryker names the active mutant in the
-    // environment); both dialects run whatever the first says, so the verdict names every rule.
-    const suite = (dialect: string, decisions: boolean) =>
-      `node dist/conformance/main.js --only '${area}.*' --reference-dialect ${dialect}${decisions ? ' --decisions' : ''} --seed 1 --runs ${runs} --quiet --json "${verdictsDir}/$\{__STRYKER_ACTIVE_MUTANT__:-none}.${dialect}.json" >/dev/null 2>&1`;
-    const command = `${suite('zulip', true)}; zulip=$?; ${suite('alternate', false)}; alternate=$?; test $zulip -eq 0 -a $alternate -eq 0`;
+    // environment), so that the verdict names every rule that caught it.
+    const command = `node dist/scripts/mutant-run.js ${area} ${runs} "${verdictsDir}"`;
     const config = {
       $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
       testRunner: 'command',
@@ -248,7 +277,7 @@ function main(): number {
       mutate: [module],
       coverageAnalysis: 'off',
       concurrency: Number(values.concurrency ?? 2),
-      timeoutMS: 60_000,
+      timeoutMS: 180_000,
       reporters: ['json', 'clear-text'],
       jsonReporter: { fileName: `reports/mutation-${area}.json` },
       tempDirName: '.stryker-tmp',
@@ -266,16 +295,18 @@ function main(): number {
     const report = JSON.parse(readFileSync(`reports/mutation-${area}.json`, 'utf8'));
     const file = Object.keys(report.files).find((name) => name.endsWith(`reference/${area}.js`))!;
     const source: string = report.files[file].source;
+    const rulesOf = (mutant: string) => SEEDS.flatMap((seed) => DIALECTS.flatMap((dialect) => failedRules(reportName(verdictsDir, mutant, seed, dialect))));
     const verdicts = (report.files[file].mutants as StrykerMutant[]).filter((mutant) => mutant.status !== 'Ignored').map((mutant): Verdict => {
-      const rules = [...failedRules(join(verdictsDir, `${mutant.id}.zulip.json`)), ...failedRules(join(verdictsDir, `${mutant.id}.alternate.json`))];
+      const rules = rulesOf(mutant.id);
       const ids = (severity: string) => [...new Set(rules.filter((rule) => rule.severity === severity).map((rule) => rule.id))].sort();
       return {
         line: mutant.location.start.line, column: mutant.location.start.column, end: `${mutant.location.end.line}:${mutant.location.end.column}`, mutator: mutant.mutatorName, replacement: mutant.replacement ?? '',
         status: mutant.status, must: ids('must'), decision: ids('decision'),
       };
     });
-    const clean = [...failedRules(join(verdictsDir, 'none.zulip.json')), ...failedRules(join(verdictsDir, 'none.alternate.json'))];
+    const clean = rulesOf('none');
     if (clean.length > 0) throw new Error(`the unmutated reference failed ${clean.map((rule) => rule.id).join(', ')}: no verdict is worth anything`);
+    if (!existsSync(reportName(verdictsDir, 'none', SEEDS[0], DIALECTS[0]))) throw new Error('the unmutated reference was not checked: no verdict is worth anything');
     recorded.set(area, { area, module: hashOf(source), runs, verdicts });
   }
   const all = [...recorded.values()].sort((a, b) => a.area.localeCompare(b.area));
