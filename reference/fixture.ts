@@ -47,6 +47,7 @@ export function buildRealm(fixture: Fixture, featureLevel: number, faults: Fault
   const realm = new Realm(decisions.realmSettings(settings), featureLevel, rules, decisions);
   realm.clock.advance(clockAheadOf(faults));
   realm.emojiUploaders = decisions.emojiUploaders();
+  realm.profile = fixture.profile;
   const now = Math.floor(realm.clock.now());
   realm.initialUserSettings = initialSettings(featureLevel);
   realm.userSettingsDefaults = initialSettings(featureLevel);

@@ -235,11 +235,13 @@ test('no client input makes the server answer 5xx or non-JSON', async () => {
   );
 });
 
-test('GET / is the annotated spec, the page npm run docs writes, without credentials; GET /rules.json is the catalog', async () => {
+test('GET / is the annotated spec, the page npm run docs writes, marked as served by a reference, without credentials; GET /rules.json is the catalog', async () => {
   const page = await raw('GET', '/', {});
   assert.is(page.status, 200);
   assert.is(page.headers['content-type'], 'text/html; charset=utf-8');
-  assert.is(page.text, readFileSync(new URL('../../docs/annotated.html', import.meta.url), 'utf8'));
+  assert.is(page.text, readFileSync(new URL('../../docs/annotated.html', import.meta.url), 'utf8').replace('<body>', '<body data-live="1">'));
+  const examples = await raw('GET', '/annotated.json', {});
+  assert.is(examples.text, readFileSync(new URL('../../docs/annotated.json', import.meta.url), 'utf8'));
   const catalog = await raw('GET', '/rules.json', {});
   assert.is(catalog.status, 200);
   assert.equal(JSON.parse(catalog.text).map((rule: { id: string }) => rule.id), RULES.map((rule) => rule.id));
@@ -247,6 +249,32 @@ test('GET / is the annotated spec, the page npm run docs writes, without credent
   const other = await raw('GET', '/rules.js', {});
   assert.is(other.status, 404);
   assert.is(JSON.parse(other.text).result, 'error');
+});
+
+test('POST /reference/try sends a request as a profile user and answers with what it got; it and /reference/reset answer only the page on this machine', async () => {
+  const { fixture } = server.reference;
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+  const send = (path: string, fields: Record<string, string>, headers: Record<string, string>) => raw('POST', path, { 'content-type': 'application/x-www-form-urlencoded', ...headers }, form(fields));
+  const fromPage = { 'x-teamchat-try': '1' };
+  const me = { as: 'member', method: 'GET', path: '/api/v1/users/me' };
+  const tried = await send('/reference/try', me, fromPage);
+  assert.is(tried.status, 200, tried.text);
+  const body = JSON.parse(tried.text);
+  assert.is(body.status, 200);
+  assert.is(body.answer.email, fixture.profile.member);
+  for (const user of fixture.users) assert.not.ok(tried.text.includes(user.api_key), 'no API key in the answer');
+  // Without the page's header, from another site's page, or to a path outside the API: refused, nothing sent.
+  assert.is((await send('/reference/try', me, {})).status, 403);
+  assert.is((await send('/reference/try', me, { ...fromPage, origin: 'http://elsewhere.example' })).status, 403);
+  assert.is((await send('/reference/try', { ...me, path: '/rules.json' }, fromPage)).status, 400);
+  assert.is((await send('/reference/reset', {}, {})).status, 403);
+  // A draft made through it, then a reset: the organization as it started.
+  const drafts = () => server.reference.realm.usersByEmail.get(fixture.profile.member)!.drafts.size;
+  const made = await send('/reference/try', { as: 'member', method: 'POST', path: '/api/v1/drafts', form: JSON.stringify([['drafts', JSON.stringify([{ type: '', to: [], topic: '', content: 'tried' }])]]) }, fromPage);
+  assert.is(JSON.parse(made.text).status, 200, made.text);
+  assert.is(drafts(), 1);
+  assert.is((await send('/reference/reset', {}, fromPage)).status, 200);
+  assert.is(drafts(), 0);
 });
 
 test.run();

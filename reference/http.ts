@@ -42,6 +42,26 @@ export interface Request {
   readonly files: readonly UploadedFile[];
   /** Resolves when the server shuts down, so that long polls can end. */
   readonly closed: Promise<void>;
+  /** Who sent the request, for the pages that act for a person at this machine (the annotated spec's "Try it"). */
+  readonly peer: Peer;
+  /** Puts the organization back as the server started it. */
+  readonly reset: () => void;
+}
+
+/** Where a request came from: this machine or not, and what its browser said of the page that sent it. */
+export interface Peer {
+  readonly loopback: boolean;
+  /** The Origin header, if any, and the Host the request was sent to. */
+  readonly origin: string | undefined;
+  readonly host: string | undefined;
+  /** Whether the request carries the header no other site's page can send without asking first. */
+  readonly fromPage: boolean;
+}
+
+/** The organization a server serves, which a reset replaces. */
+export interface House {
+  realm: Realm;
+  reset(): void;
 }
 
 export type Operation = (request: Request) => Record<string, unknown> | Promise<Record<string, unknown>>;
@@ -98,15 +118,17 @@ function findRoute(routes: RouteTable, pathname: string): CompiledRoute | undefi
   return routes.exact.get(pathname) ?? routes.patterns.find((route) => pathname.startsWith(route.prefix) && route.pattern.test(pathname));
 }
 
-export function createHandler(realm: Realm, routes: readonly Route[], closed: Promise<void>) {
-  const compiled = compileRoutes(routes, realm.featureLevel);
+export function createHandler(house: House, routes: readonly Route[], closed: Promise<void>) {
+  const compiled = compileRoutes(routes, house.realm.featureLevel);
+  const reset = () => house.reset();
   return (req: IncomingMessage, res: ServerResponse): void => {
+    const realm = house.realm;
     // The body is read (within the limits) before anything is answered, so that every
     // answer, an early 401 or 404 included, leaves the connection fit for the next request.
     readBody(req, realm, (failure, body) => {
       try {
         if (failure) throw failure;
-        const answer = dispatch(realm, compiled, closed, req, res, body!);
+        const answer = dispatch(realm, compiled, closed, req, res, body!, reset);
         if (answer instanceof Promise) answer.then((data) => finish(realm, req, res, data)).catch((error: unknown) => answerFailure(realm, req, res, error));
         else finish(realm, req, res, answer);
       } catch (error) {
@@ -144,7 +166,7 @@ function answerFailure(realm: Realm, req: IncomingMessage, res: ServerResponse, 
 const NO_QUERY = new URLSearchParams();
 
 /** Routes and runs the operation; returns the success response, or null when already answered. */
-function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>, req: IncomingMessage, res: ServerResponse, body: Body): Record<string, unknown> | null | Promise<Record<string, unknown> | null> {
+function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>, req: IncomingMessage, res: ServerResponse, body: Body, reset: () => void): Record<string, unknown> | null | Promise<Record<string, unknown> | null> {
   const target = req.url ?? '/';
   const queryAt = target.indexOf('?');
   const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(target.slice(queryAt + 1));
@@ -177,8 +199,15 @@ function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>, req: 
   }
   const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
   const params = Params.merge(query, body.fields);
-  const data = operation({ realm, user: user as User, params, path, files: body.files, closed });
+  const data = operation({ realm, user: user as User, params, path, files: body.files, closed, peer: peerOf(req), reset });
   return data instanceof Promise ? data.then((resolved) => envelope(realm, route, params, resolved)) : envelope(realm, route, params, data);
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+function peerOf(req: IncomingMessage): Peer {
+  const origin = req.headers.origin;
+  return { loopback: LOOPBACK.test(req.socket.remoteAddress ?? ''), origin: typeof origin === 'string' ? origin : undefined, host: req.headers.host, fromPage: req.headers['x-teamchat-try'] === '1' };
 }
 
 function envelope(realm: Realm, route: CompiledRoute, params: Params, data: Record<string, unknown>): Record<string, unknown> {

@@ -249,6 +249,8 @@ export class Realm {
   readonly deliveryWorkers: Array<(realm: Realm) => void> = [];
   /** The end of the last time the delivery worker was down (the clock advanced with deliver=false). */
   workerDownUntil = -Infinity;
+  /** The emails of the profile's users by role (admin, member, other), from the fixture. */
+  profile: Readonly<Record<string, string>> = {};
   /** The bot that tells users about messages that could not be sent; set when the realm is built. */
   notificationBot: User | null = null;
   /** The last ID given out, by kind. */

@@ -18,7 +18,7 @@ import * as users from './users.js';
 import type { Dialect } from './dialect.js';
 import type { FaultSet } from './faults.js';
 import { buildRealm, readFixture, type Fixture } from './fixture.js';
-import { createHandler, type Route } from './http.js';
+import { createHandler, type House, type Route } from './http.js';
 import { BEHAVIOURS, MAX_FEATURE_LEVEL } from './levels.js';
 import type { Realm } from './model.js';
 
@@ -65,6 +65,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/reference/api_key', methods: { POST: users.referenceApiKey } },
   { path: '/', methods: { GET: pages.annotatedSpec }, unauthenticated: true },
   { path: '/rules.json', methods: { GET: pages.ruleCatalog }, unauthenticated: true },
+  { path: '/annotated.json', methods: { GET: pages.recordedExamples }, unauthenticated: true },
+  { path: '/reference/try', methods: { POST: pages.tryRequest }, unauthenticated: true },
+  { path: '/reference/reset', methods: { POST: pages.resetOrganization }, unauthenticated: true },
 ];
 
 export interface ReferenceOptions {
@@ -84,6 +87,7 @@ export interface ReferenceOptions {
 
 export interface RunningReference {
   readonly url: string;
+  /** The organization served now (a reset, POST /reference/reset, replaces it). */
   readonly realm: Realm;
   readonly fixture: Fixture;
   close(): Promise<void>;
@@ -91,13 +95,25 @@ export interface RunningReference {
 
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   const fixture = options.fixture ?? readFixture();
-  const realm = buildRealm(fixture, options.featureLevel ?? MAX_FEATURE_LEVEL, options.faults ?? new Set(), options.dialect, options.dialectSeed);
-  realm.deliveryWorkers.push(scheduled.deliverScheduledMessages, reminders.deliverReminders);
-  if (options.maxEmojiFileSizeMib !== undefined) realm.maxEmojiFileSizeMib = options.maxEmojiFileSizeMib;
-  realm.clockHidden = options.hideClock ?? false;
+  const organization = () => {
+    const made = buildRealm(fixture, options.featureLevel ?? MAX_FEATURE_LEVEL, options.faults ?? new Set(), options.dialect, options.dialectSeed);
+    made.deliveryWorkers.push(scheduled.deliverScheduledMessages, reminders.deliverReminders);
+    if (options.maxEmojiFileSizeMib !== undefined) made.maxEmojiFileSizeMib = options.maxEmojiFileSizeMib;
+    made.clockHidden = options.hideClock ?? false;
+    return made;
+  };
+  const house: House = {
+    realm: organization(),
+    reset() {
+      const old = house.realm;
+      house.realm = Object.assign(organization(), { url: old.url });
+      // A client polling a queue of the old organization is answered at once; its queue is gone.
+      for (const queue of old.queues.values()) queue.waiter?.();
+    },
+  };
   let closeQueues!: () => void;
   const closed = new Promise<void>((resolve) => (closeQueues = resolve));
-  const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 60_000, headersTimeout: 10_000 }, createHandler(realm, ROUTES, closed));
+  const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 60_000, headersTimeout: 10_000 }, createHandler(house, ROUTES, closed));
   // A request that is not even HTTP still gets a JSON error, then the connection ends.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
@@ -111,12 +127,14 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  realm.url = `http://${host}:${address.port}`;
-  const timer = setInterval(() => realm.runDeliveries(), 1000);
+  house.realm.url = `http://${host}:${address.port}`;
+  const timer = setInterval(() => house.realm.runDeliveries(), 1000);
   timer.unref();
   return {
-    url: realm.url,
-    realm,
+    url: house.realm.url,
+    get realm() {
+      return house.realm;
+    },
     fixture,
     close: () =>
       new Promise<void>((resolve) => {

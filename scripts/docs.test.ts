@@ -6,8 +6,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ambiguitiesMarkdown, coverageMarkdown, rulesJson, rulesMarkdown, zulipDifferencesMarkdown } from './docs.js';
 import { RULES, STATEMENTS } from '../conformance/rules.js';
-import { specStatement } from '../conformance/spec.js';
-import { annotatedHtml, normalised, recordRule, type AnnotatedData } from './annotated.js';
+import { PINNED, slug, specStatement } from '../conformance/spec.js';
+import { annotatedHtml, asExchange, asSide, normalised, organization, recordRule, type AnnotatedData } from './annotated.js';
+import { idsUsed, parting, rolesOf } from '../conformance/report/sides.js';
 import { FAULTS } from '../reference/faults.js';
 
 test('docs/rules.md, docs/rules.json and docs/ambiguities.md are up to date with the catalog (npm run docs)', () => {
@@ -43,12 +44,34 @@ test('--explain quotes the statement a rule is about: its parameter\'s row, its 
     const quoted = specStatement(rule)!.lines.join('\n');
     assert.match(quoted, words, `${id} quotes:\n${quoted}`);
   }
-  // And every must rule quotes a line of the spec's own, not just a heading.
-  for (const rule of RULES.filter((candidate) => candidate.severity === 'must')) {
+  // And every rule, must and decision, quotes lines of the spec's own, named in spec.ts (PINNED), never a heading.
+  for (const rule of RULES) {
     const quoted = specStatement(rule);
-    assert.ok(quoted && quoted.lines.some((line) => !/^#/.test(line)), `${rule.id} quotes no statement`);
+    assert.ok(PINNED[rule.id], `${rule.id}: spec.ts names no statement for it`);
+    assert.ok(quoted && quoted.lines.length > 0 && quoted.lines.every((line) => !/^#/.test(line)), `${rule.id}: its statement is not in the spec: ${JSON.stringify(PINNED[rule.id])}`);
   }
 });
+
+test('the annotated spec shows each rule\'s card once, beside the first line its statement quotes, and docs/coverage.md quotes the same lines', () => {
+  const page = readFileSync(new URL('annotated.html', docs), 'utf8');
+  const coverage = readFileSync(new URL('coverage.md', docs), 'utf8');
+  const spec = readFileSync(new URL('spec.md', docs), 'utf8').split('\n');
+  for (const rule of RULES) {
+    assert.is(page.split(`id="rule-${rule.id}"`).length - 1, 1, `${rule.id}: its card stands ${page.split(`id="rule-${rule.id}"`).length - 1} times on the page`);
+    // The first line the rule quotes, by its place in the spec, and the anchor the page gives that line.
+    const at = Math.min(...PINNED[rule.id]!.map((text) => spec.findIndex((line) => !line.startsWith('#') && line.includes(text))));
+    let heading = at;
+    while (!/^#{1,4} /.test(spec[heading]!)) heading--;
+    const card = page.indexOf(`id="rule-${rule.id}"`);
+    const row = page.slice(page.lastIndexOf('<div class="row', card), card);
+    assert.ok(row.includes(`id="${slug(spec[heading]!)}.${at + 1}"`), `${rule.id}: its card does not stand beside ${JSON.stringify(spec[at]!.slice(0, 80))}`);
+    for (const line of specStatement(rule)!.lines.filter((text) => !/^\|[- |]+\|$/.test(text) && !/^\| *(Field|Parameter|Operation|Flag|Limit|State|Setting) *\|/.test(text))) {
+      assert.ok(coverage.includes(line.replace(/^- /, '').replace(/`/g, "'")), `${rule.id}: docs/coverage.md does not quote ${JSON.stringify(line.slice(0, 80))}`);
+    }
+  }
+});
+
+
 
 test('docs/spec.md, which --explain quotes, is the spec of shared/ where that is beside the clone', () => {
   const shared = new URL('../../../shared/spec/team-chat-api.md', import.meta.url);
@@ -59,14 +82,41 @@ test('docs/spec.md, which --explain quotes, is the spec of shared/ where that is
 const docs = new URL('../../docs/', import.meta.url);
 const recorded = JSON.parse(readFileSync(new URL('annotated.json', docs), 'utf8')) as AnnotatedData;
 
-test('docs/annotated.html is the page of the recorded exchanges (npm run docs), with every rule, each with a passing and a failing exchange where it has a seeded fault', () => {
+test('docs/annotated.html is the page of the recorded exchanges (npm run docs), with every rule, each with its case on both sides where it has a seeded fault', () => {
   assert.fixture(readFileSync(new URL('annotated.html', docs), 'utf8'), annotatedHtml(recorded));
   assert.equal(Object.keys(recorded.rules), RULES.map((rule) => rule.id));
   for (const rule of RULES) {
     const entry = recorded.rules[rule.id]!;
-    assert.ok(entry.passing.length > 0, `${rule.id}: no passing exchange recorded`);
-    if (FAULTS[rule.id]) assert.ok(entry.failing && entry.failing.exchanges.length > 0, `${rule.id}: its seeded fault showed no failing exchange`);
+    assert.ok(entry.passing && entry.passing.steps.length > 0, `${rule.id}: no passing case recorded`);
+    if (FAULTS[rule.id]) assert.ok(entry.failing && entry.failing.steps.length > 0, `${rule.id}: its seeded fault showed no failing case`);
     assert.ok(entry.support.some((cell) => cell.status === 'pass'), `${rule.id}: the reference passes it nowhere`);
+  }
+});
+
+test('each must rule\'s two sides differ in a request, a status or a field of an answer, not only in IDs, times or the run\'s prefix; the request the rule is about is among the steps', () => {
+  for (const rule of RULES.filter((candidate) => candidate.severity === 'must')) {
+    const entry = recorded.rules[rule.id]!;
+    if (!entry.failing || !entry.passing) continue;
+    const { at } = parting(asSide(entry.passing), asSide(entry.failing));
+    assert.ok(at !== null, `${rule.id}: the passing and the failing case are alike but for IDs, times and the prefix`);
+    assert.ok(rolesOf(rule, asSide(entry.passing).steps).includes('request') || rule.id.startsWith('general.'), `${rule.id}: no step is a request of the rule's operation`);
+  }
+});
+
+test('every ID an example uses was made or listed earlier in it, is one of the organization\'s from the start, or is made up to name nothing (1,000,000,000 and above)', () => {
+  const { ids: organizationIds } = organization();
+  for (const rule of RULES) {
+    const entry = recorded.rules[rule.id]!;
+    for (const [name, side] of [['passing', entry.passing], ['failing', entry.failing]] as const) {
+      if (!side) continue;
+      const known = new Set(organizationIds);
+      for (const exchange of [...side.prelude, ...side.steps]) {
+        for (const id of idsUsed(asExchange(exchange))) {
+          assert.ok(known.has(id) || Number(id) >= 1_000_000_000, `${rule.id} (${name}): ${exchange.method} ${exchange.path} uses ID ${id}, which no earlier exchange of the example made or listed`);
+        }
+        for (const given of JSON.stringify(exchange.body ?? '').match(/(?<![\w.])\d+(?![\w.])/g) ?? []) known.add(given);
+      }
+    }
   }
 });
 

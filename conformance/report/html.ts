@@ -19,11 +19,14 @@ table { border-collapse: collapse; width: 100%; } td, th { text-align: left; pad
 .pass { color: var(--pass); } .fail { color: var(--fail); } .skip { color: var(--skip); } .error { color: var(--error); }
 .muted { color: var(--muted); } code, pre { font: 13px/1.4 ui-monospace, monospace; background: var(--code); }
 pre { padding: .6rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
-p code, td code { overflow-wrap: anywhere; } pre.answer { margin-top: -.4rem; color: var(--muted); }
+p code, td code { overflow-wrap: anywhere; } code.id { overflow-wrap: normal; word-break: normal; } pre.answer { margin-top: -.4rem; color: var(--muted); }
 .totals span { margin-right: 1.2rem; } .filters button { margin-right: .4rem; } button { font: inherit; cursor: pointer; }
 .failure { border-left: 4px solid var(--fail); padding-left: 1rem; margin: 1rem 0; }
 @media print { .filters, button.copy { display: none; } body { margin: 0; } }
 `;
+
+/** A rule ID that a narrow column breaks only after its dots and dashes, never within a word. */
+const idHtml = (id: string) => `<code class="id">${escape(id).replace(/([.-])/g, '$1<wbr>')}</code>`;
 
 const SCRIPT = `
 for (const button of document.querySelectorAll('.filters button')) {
@@ -64,7 +67,7 @@ export function html(report: Report): string {
   const s = report.summary;
   const areas = [...new Set(report.rules.map((rule) => rule.id.split('.')[0]!))];
   const problems = report.rules.filter((rule) => rule.status === 'fail' || rule.status === 'error');
-  const row = (rule: RuleResult) => `<tr data-status="${rule.status}"><td class="status ${rule.status}">${rule.expected ? 'xfail' : rule.flaky ? 'flaky' : rule.status}</td><td>${rule.status === 'fail' || rule.status === 'error' ? `<a href="#${escape(rule.id)}"><code>${escape(rule.id)}</code></a>` : `<code>${escape(rule.id)}</code>`}</td><td>${escape(rule.severity)}</td><td>${escape(rule.status === 'skip' ? rule.message : rule.title)} <a class="muted" href="${escape(annotatedLink(rule.id, true))}">spec</a></td><td class="muted">${rule.requests}</td></tr>`;
+  const row = (rule: RuleResult) => `<tr data-status="${rule.status}"><td class="status ${rule.status}">${rule.expected ? 'xfail' : rule.flaky ? 'flaky' : rule.status}</td><td>${rule.status === 'fail' || rule.status === 'error' ? `<a href="#${escape(rule.id)}">${idHtml(rule.id)}</a>` : idHtml(rule.id)}</td><td>${escape(rule.severity)}</td><td>${escape(rule.status === 'skip' ? rule.message : rule.title)} <a class="muted" href="${escape(annotatedLink(rule.id, true))}">spec</a></td><td class="muted">${rule.requests}</td></tr>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>teamchat-conformance: ${escape(report.target)}</title><style>${STYLE}</style></head>

@@ -93,6 +93,7 @@ async function openPage(url: string) {
   assert.ok(await loaded(), `Chromium did not load ${url} within 30 s`);
   return {
     evaluate,
+    send,
     errors,
     requested,
     screenshot: async () => Buffer.from((await send('Page.captureScreenshot', { format: 'png' })).data, 'base64'),
@@ -188,8 +189,9 @@ browserTest('the annotated spec at GET / of a running reference: loads without e
       // A rule's place opens its exchanges: the passing answer and the failing one, with the fault.
       await page.evaluate(`(location.hash = '#rule-drafts.channel-draft-needs-one-channel', true)`);
       const card = await page.evaluate(`document.getElementById('rule-drafts.channel-draft-needs-one-channel').innerText`) as string;
-      assert.match(card, /The reference as it is/);
+      assert.match(card, /the reference as it is/);
       assert.match(card, /With the seeded fault/);
+      assert.match(card, /the two sides part here/);
       assert.match(card, /POST \/api\/v1\/drafts/);
       const widths = await page.evaluate(`[document.documentElement.scrollWidth, window.innerWidth]`);
       assert.ok(widths[0] <= widths[1], `the page is ${widths[0]} px wide in a ${widths[1]} px window`);
@@ -198,6 +200,102 @@ browserTest('the annotated spec at GET / of a running reference: loads without e
       const reports = new URL('../../../reports/', import.meta.url);
       mkdirSync(reports, { recursive: true });
       writeFileSync(new URL(`annotated-${++shots}.png`, reports), shot);
+    } finally {
+      page.close();
+    }
+  } finally {
+    await reference.close();
+  }
+});
+
+/** Waits until the expression is true in the page, for up to 20 s. */
+async function until(page: Awaited<ReturnType<typeof openPage>>, expression: string, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await page.evaluate(`Boolean(${expression})`)) return;
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+  assert.unreachable(`${what}: not within 20 s`);
+}
+
+browserTest('the annotated spec a reference serves: Try it sends a rule\'s steps to that reference with an edited parameter and shows its answers, a reset puts the organization back, and the page holds no API key', async () => {
+  assert.ok(CHROMIUM, 'under CI=true a browser must be there: .ci/run installs Debian\'s chromium when missing');
+  const reference = await startReference({ port: 0 });
+  try {
+    const id = 'drafts.channel-draft-needs-one-channel';
+    const page = await openPage(`${reference.url}/#rule-${id}`);
+    try {
+      const card = `document.getElementById('rule-${id}')`;
+      await page.evaluate(`${card}.querySelector('button.try-it').click()`);
+      await until(page, `${card}.querySelector('button.send')`, 'the steps to try');
+      // The request the rule is about, edited: one channel, so that the draft is taken.
+      const channel = [...reference.realm.channels.values()].find((each) => !each.inviteOnly)!.id;
+      const edited = JSON.stringify([{ type: 'stream', to: [channel], topic: 'tried', content: 'tried from the page' }]);
+      const changed = await page.evaluate(`(() => { const box = ${card}.querySelector('.try-step.request [data-name=drafts]'); if (!box) return false; box.value = ${JSON.stringify(edited)}; return true; })()`);
+      assert.ok(changed, 'the request step has its drafts parameter to edit');
+      await page.evaluate(`${card}.querySelector('button.send').click()`);
+      await until(page, `${card}.querySelector('.try-step.request .live b')`, 'the live answer of the request');
+      const status = await page.evaluate(`${card}.querySelector('.try-step.request .live b').textContent`);
+      assert.is(status, '200', 'the edited request was taken');
+      const member = reference.realm.usersByEmail.get(reference.fixture.profile.member)!;
+      assert.ok([...member.drafts.values()].some((draft) => draft.content === 'tried from the page'), 'the reference holds the tried draft');
+      // Reset: the organization as it started.
+      await page.evaluate(`document.getElementById('reset').click()`);
+      await until(page, `document.querySelector('header.top [role=status]').textContent.includes('as the reference started it')`, 'the reset');
+      assert.is(reference.realm.usersByEmail.get(reference.fixture.profile.member)!.drafts.size, 0, 'the reset left no draft');
+      // The page and what it fetched hold no API key, and it asked no one but the reference.
+      const html = await page.evaluate('document.documentElement.outerHTML') as string;
+      for (const user of reference.fixture.users) assert.not.ok(html.includes(user.api_key), `the page shows ${user.email}'s API key`);
+      assert.equal(page.requested.filter((url) => !url.startsWith(reference.url) && !url.startsWith('data:')), []);
+      assert.equal(page.errors, [], `the page logged errors: ${page.errors.join('; ')}`);
+      const reports = new URL('../../../reports/', import.meta.url);
+      mkdirSync(reports, { recursive: true });
+      writeFileSync(new URL('annotated-try.png', reports), await page.screenshot());
+    } finally {
+      page.close();
+    }
+  } finally {
+    await reference.close();
+  }
+});
+
+browserTest('the annotated spec\'s layout at 1,280 px and on a 390 px phone, light and dark: no sideways scrolling, the errors table whole, a rule\'s place below the bar, search results cell by cell', async () => {
+  assert.ok(CHROMIUM, 'under CI=true a browser must be there: .ci/run installs Debian\'s chromium when missing');
+  const reference = await startReference({ port: 0 });
+  try {
+    const page = await openPage(`${reference.url}/`);
+    try {
+      const reports = new URL('../../../reports/', import.meta.url);
+      mkdirSync(reports, { recursive: true });
+      for (const [width, height, mobile] of [[1280, 1000, false], [390, 844, true]] as const) {
+        await page.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile });
+        for (const scheme of ['light', 'dark']) {
+          await page.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: scheme }] });
+          const where = `${width} px, ${scheme}`;
+          // The window's own width: on a phone a wider page widens the layout, and innerWidth with it.
+          const widths = await page.evaluate(`[document.documentElement.scrollWidth, document.documentElement.clientWidth]`);
+          assert.ok(widths[0] <= widths[1], `${where}: the page is ${widths[0]} px wide in a ${widths[1]} px window`);
+          const background = await page.evaluate(`getComputedStyle(document.body).backgroundColor`);
+          assert.is(background, scheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)', `${where}: the page's background`);
+          // The errors table: no code word broken across lines, and at 1,280 px the whole width of the text.
+          const codes = await page.evaluate(`[...document.querySelectorAll('.row table td')].filter((cell) => /^(STREAM_DOES_NOT_EXIST|BAD_REQUEST)$/.test(cell.textContent.trim())).map((cell) => { const range = document.createRange(); range.selectNodeContents(cell); return range.getClientRects().length; })`) as number[];
+          assert.ok(codes.length > 0 && codes.every((lines) => lines === 1), `${where}: an error code breaks across lines: ${JSON.stringify(codes)}`);
+          if (width === 1280) {
+            const share = await page.evaluate(`(() => { const table = [...document.querySelectorAll('.row.wide table')].find((each) => each.textContent.includes('STREAM_DOES_NOT_EXIST')); return table.getBoundingClientRect().width / document.querySelector('main').getBoundingClientRect().width; })()`);
+            assert.ok(share > 0.9, `${where}: the errors table takes ${Math.round(share * 100)}% of the width`);
+          }
+          // A rule's place, followed, stands below the sticky bar.
+          await page.evaluate(`(location.hash = '#rule-scheduled.delete-removes', true)`);
+          await new Promise((wait) => setTimeout(wait, 200));
+          const [top, bar] = await page.evaluate(`[document.getElementById('rule-scheduled.delete-removes').getBoundingClientRect().top, document.querySelector('header.top').getBoundingClientRect().bottom]`);
+          assert.ok(top >= bar - 1, `${where}: the rule's heading is under the bar (${top} < ${bar})`);
+          writeFileSync(new URL(`annotated-${width}-${scheme}.png`, reports), await page.screenshot());
+          await page.evaluate(`(location.hash = '', true)`);
+        }
+      }
+      // Search results of a table row read cell by cell.
+      await page.evaluate(`(() => { const box = document.getElementById('search'); box.value = 'STREAM_DOES_NOT_EXIST'; box.dispatchEvent(new Event('input')); })()`);
+      const result = await page.evaluate(`[...document.querySelectorAll('#results a')].map((link) => link.textContent).find((text) => text.startsWith('spec:'))`);
+      assert.match(result, /Edit scheduled message \| target channel does not exist \| STREAM_DOES_NOT_EXIST/);
     } finally {
       page.close();
     }

@@ -567,8 +567,10 @@ test('--explain: the rule, the spec\'s words, and a passing and a failing run of
   assert.match(result.stdout, /severity: must/);
   // One table row of the spec, with its header, and the anchor rules and reports cite.
   assert.match(result.stdout, /The spec says \(docs\/spec\.md#errors\):\n    \| Operation \| Condition[^\n]*\n    \|---[^\n]*\n    \| Edit scheduled message \| target channel does not exist \| STREAM_DOES_NOT_EXIST[^\n]*\n\n/);
-  assert.match(result.stdout, /The reference as it is: the request the rule is about[\s\S]*→ 400 [^\n]*STREAM_DOES_NOT_EXIST/);
-  assert.match(result.stdout, /The reference with a seeded fault \(the missing-channel error lacks stream_id\)/);
+  assert.match(result.stdout, /One case, as the reference answers it and with a seeded fault \(the missing-channel error lacks stream_id\), shrunk/);
+  // The step where the two sides part: the reference's answer, then the fault's, and the field that differs.
+  assert.match(result.stdout, /\(the two sides part here\):\n {5}the reference as it is:\n[^\n]*curl[^\n]*\n\s*→ 400 [^\n]*STREAM_DOES_NOT_EXIST[^\n]*\n {5}with the seeded fault:/);
+  assert.match(result.stdout, /differs at body\.stream_id: \d+ as it is, "\(absent\)" with the fault/);
   // The same case on both sides: the failing one replayed against the reference as it is (each run has its own prefix).
   const drafts = await run(['--explain', 'drafts.channel-draft-needs-one-channel']);
   const sent = [...drafts.stdout.matchAll(/--data-urlencode 'drafts=([^']*)'/g)].map((match) => match[1]!.replace(/tcc[0-9a-f]{8}/, 'PREFIX'));
