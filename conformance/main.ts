@@ -18,6 +18,7 @@ import { DEFAULT_RUNS } from './run/harness.js';
 import { PREFIX_FORM, sweep } from './run/sweep.js';
 import { explanation, findRule } from './report/explain.js';
 import { exampleLevel, recordExamples } from './examples.js';
+import { ambiguityEntries, differencesText, differentialExitCode, runDifferential } from './differential.js';
 import { html } from './report/html.js';
 import { consoleSummary, shellWord, withReplays } from './report/console.js';
 import { counted, exitCode, type Report } from './report/json.js';
@@ -104,6 +105,18 @@ const HELP = `Usage: npm run conformance -- [options]
                        open point decided unlike Zulip) or random (each open point drawn)
   --reference-dialect-seed N
                        the random dialect's seed (default: the run's seed)
+  --compare URL        a differential run: the same cases, same seed, against the target and
+                       a second server (or \`reference\`: the embedded reference beside it), each
+                       in its own run; every difference is named by the catalog: must (a rule
+                       one side breaks), decision (an open point they decide differently),
+                       level, or unclassified (no rule covers it). Decisions are included
+  --compare-profile FILE
+                       the second server's profile (default: the same credentials)
+  --compare-dialect NAME, --compare-level N
+                       of --compare reference: its dialect (zulip) and feature level (the
+                       target's)
+  --ambiguities FILE   with --compare: write the unclassified differences as entries for
+                       docs/ambiguities.md
 
 Exit codes: 0 every rule passed or was skipped (expected failures included); 1 a rule failed;
 3 no rule failed but one ended in error, so the verdict is incomplete; 2 the run could not be
@@ -199,14 +212,14 @@ function parseArguments<T extends ParseArgsConfig>(config: T): ReturnType<typeof
 }
 
 /** The target as a URL the suite can send to: http or https, with a host. */
-function targetUrl(target: string): string {
+function targetUrl(target: string, option = '--target'): string {
   let url: URL;
   try {
     url = new URL(target);
   } catch {
-    throw new UsageError(`--target takes an http or https URL such as http://127.0.0.1:9991; ${JSON.stringify(target)} is not a URL`);
+    throw new UsageError(`${option} takes an http or https URL such as http://127.0.0.1:9991${option === '--compare' ? ', or reference' : ''}; ${JSON.stringify(target)} is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--target takes an http or https URL such as http://127.0.0.1:9991; ${JSON.stringify(target)} is ${url.protocol.slice(0, -1)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${option} takes an http or https URL such as http://127.0.0.1:9991; ${JSON.stringify(target)} is ${url.protocol.slice(0, -1)}`);
   return target;
 }
 
@@ -221,6 +234,7 @@ async function main(): Promise<number> {
       'reference-level': { type: 'string' }, 'reference-dialect': { type: 'string' }, 'reference-dialect-seed': { type: 'string' }, 'create-users': { type: 'boolean' }, 'emoji-limit-mib': { type: 'string' }, 'delivery-wait': { type: 'string' }, deliveries: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
       verbose: { type: 'boolean' }, version: { type: 'boolean' }, 'list-rules': { type: 'boolean' },
       shard: { type: 'string' }, 'merge-reports': { type: 'string' }, 'lease-wait': { type: 'string' }, 'lease-ttl': { type: 'string' },
+      compare: { type: 'string' }, 'compare-profile': { type: 'string' }, 'compare-dialect': { type: 'string' }, 'compare-level': { type: 'string' }, ambiguities: { type: 'string' },
     },
   });
   if (positionals.length > 0 && values['merge-reports'] === undefined) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])} (options start with --; see --help)`);
@@ -268,6 +282,16 @@ async function main(): Promise<number> {
     throw new UsageError(`--only ${values.only} matches no rule of the catalog${meant ? ` (did you mean ${meant}?)` : ''}; --list-rules lists them`);
   }
   if (target !== undefined) target = targetUrl(target);
+  if (values.compare === undefined) {
+    for (const name of ['compare-profile', 'compare-dialect', 'compare-level', 'ambiguities'] as const) if (values[name] !== undefined) throw new UsageError(`--${name} goes with --compare URL (or --compare reference)`);
+  } else {
+    if (values.compare !== 'reference') targetUrl(values.compare, '--compare');
+    if (values.compare !== 'reference' && (values['compare-dialect'] !== undefined || values['compare-level'] !== undefined)) throw new UsageError('--compare-dialect and --compare-level are the embedded reference\'s: --compare reference');
+    if (values['compare-dialect'] !== undefined && !['zulip', 'alternate', 'random'].includes(values['compare-dialect'])) throw new UsageError('--compare-dialect takes zulip, alternate or random');
+    const compareLevel = wholeNumber(values['compare-level'], 'compare-level');
+    if (compareLevel !== undefined && (compareLevel < 1 || compareLevel > newest)) throw new UsageError(`--compare-level takes a feature level from 1 to ${newest}`);
+    if (values['sweep-only'] || values.replay !== undefined || values.shuffle) throw new UsageError('--compare runs the same cases against two servers: it does not go with --sweep-only, --replay or --shuffle');
+  }
   const dialectSeed = dialect === 'random' ? wholeNumber(values['reference-dialect-seed'], 'reference-dialect-seed') ?? seed : undefined;
   if (!target) {
     embedded = await startEmbeddedReference(referenceLevel, dialect, {}, dialectSeed);
@@ -281,6 +305,13 @@ async function main(): Promise<number> {
   if (values['sweep-only']) {
     try {
       return await sweepOnly(target, credentials, rate, timeoutMs);
+    } finally {
+      embedded?.child.kill('SIGTERM');
+    }
+  }
+  if (values.compare !== undefined) {
+    try {
+      return await compareRun({ values, target, credentials, profile, embedded, dialect, dialectSeed, seed, runs, rate, timeoutMs, expectations, shard, lease: { ttl: leaseTtl, wait: leaseWait } });
     } finally {
       embedded?.child.kill('SIGTERM');
     }
@@ -377,6 +408,81 @@ async function main(): Promise<number> {
     if (journal !== undefined && values.journal === undefined && reportFile === undefined && existsSync(journal) && pendingIn(journal).pending.length === 0) rmSync(journal);
   }
 }
+
+/** The feature level a server says it has (GET /api/v1/server_settings), for the reference that stands beside it. */
+async function levelOf(target: string): Promise<number> {
+  const answer = await fetch(new URL('/api/v1/server_settings', target));
+  const body = (await answer.json()) as { zulip_feature_level?: number };
+  return body.zulip_feature_level ?? 1;
+}
+
+interface CompareArguments {
+  readonly values: { compare?: string; 'compare-profile'?: string; 'compare-dialect'?: string; 'compare-level'?: string; ambiguities?: string; json?: string; junit?: string; html?: string; only?: string; smoke?: boolean; quiet?: boolean; 'event-wait'?: string; 'create-users'?: boolean; 'emoji-limit-mib'?: string; retries?: string; 'delivery-wait'?: string; deliveries?: boolean; profile?: string };
+  readonly target: string;
+  readonly credentials: Record<Role, Credentials>;
+  readonly profile: Profile;
+  readonly embedded: EmbeddedReference | null;
+  readonly dialect: string;
+  readonly dialectSeed: number | undefined;
+  readonly seed: number;
+  readonly runs: number;
+  readonly rate: number;
+  readonly timeoutMs: number;
+  readonly expectations: Expectations | null;
+  readonly shard: Exclude<ReturnType<typeof parseShard>, string> | undefined;
+  readonly lease: { ttl?: number; wait?: number };
+}
+
+/** --compare URL (or reference): both servers, the same seed, every difference named by the catalog. */
+async function compareRun(args: CompareArguments): Promise<number> {
+  const { values, target, credentials, embedded, seed, runs } = args;
+  let other: EmbeddedReference | null = null;
+  let compareTarget = values.compare!;
+  let compareCredentials = credentials;
+  try {
+    if (compareTarget === 'reference') {
+      // The reference as it is: seeded faults asked for (TEAMCHAT_FAULTS) are the target's alone.
+      const level = wholeNumber(values['compare-level'], 'compare-level') ?? embedded?.featureLevel ?? (await levelOf(target));
+      const compareDialect = values['compare-dialect'] ?? 'zulip';
+      other = await startEmbeddedReference(level, compareDialect, { TEAMCHAT_FAULTS: '' }, compareDialect === 'random' ? seed : undefined);
+      compareTarget = other.url;
+      compareCredentials = credentialsFrom(other.profile);
+    } else if (values['compare-profile'] !== undefined) {
+      compareCredentials = credentialsFrom(readJson<Profile>(values['compare-profile'], 'profile'));
+    }
+    const interruptedFlag = { value: false };
+    process.on('SIGINT', () => {
+      if (interruptedFlag.value) process.exit(130);
+      interruptedFlag.value = true;
+      process.stderr.write('\ninterrupted: finishing the current checks, then cleaning up (Ctrl-C again to stop at once)\n');
+    });
+    const side = (url: string, sideCredentials: Record<Role, Credentials>, isEmbedded: boolean, reference: Report['reference']) => ({
+      target: url, credentials: sideCredentials, embedded: isEmbedded, seed, runs, only: values.only ?? null, replayPath: null, decisions: true, rate: args.rate, timeoutMs: args.timeoutMs,
+      eventWaitMs: wholeNumber(values['event-wait'], 'event-wait') ?? (isEmbedded ? 300 : 2000), expectations: args.expectations,
+      createUsers: values['create-users'] ?? isEmbedded, smoke: values.smoke ?? false, emojiLimitMib: wholeNumber(values['emoji-limit-mib'], 'emoji-limit-mib'),
+      retries: wholeNumber(values.retries, 'retries') ?? 0, deliveryWait: wholeNumber(values['delivery-wait'], 'delivery-wait'), deliveries: values.deliveries ?? false,
+      shard: args.shard, lease: args.lease, interrupted: () => interruptedFlag.value, command: invokedAs(), reference,
+    });
+    const targetReference = embedded ? { feature_level: embedded.featureLevel, dialect: args.dialect, ...(args.dialectSeed !== undefined ? { dialect_seed: args.dialectSeed } : {}) } : null;
+    const compareReference = other ? { feature_level: other.featureLevel, dialect: values['compare-dialect'] ?? 'zulip' } : null;
+    process.stdout.write(`teamchat-conformance: comparing ${target}${embedded ? ` (the embedded reference, ${args.dialect} dialect)` : ''} with ${compareTarget}${other ? ` (the embedded reference at feature level ${other.featureLevel}, ${values['compare-dialect'] ?? 'zulip'} dialect)` : ''}, seed ${seed}, decisions included\n`);
+    const report = await runDifferential(side(target, credentials, embedded !== null, targetReference), side(compareTarget, compareCredentials, other !== null, compareReference), (rules) => {
+      if (!values.quiet) process.stdout.write(`  …     ${counted(rules.length, 'rule')} differ in exchanges: checking the target again to tell noise from differences\n`);
+    });
+    if (values.json) writeFileSync(values.json, JSON.stringify(withReplays(report), null, 2) + '\n');
+    if (values.junit) writeFileSync(values.junit, junit(report));
+    if (values.html) writeHtml(values.html, report);
+    if (values.ambiguities) writeFileSync(values.ambiguities, ambiguityEntries(report));
+    process.stdout.write(`target:  ${report.target} ${summaryLine(report.summary)}\ncompare: ${report.compare.target} ${summaryLine(report.compare.summary)}\n`);
+    process.stdout.write(differencesText(report) + '\n');
+    if (interruptedFlag.value) return 130;
+    return differentialExitCode(report);
+  } finally {
+    other?.child.kill('SIGTERM');
+  }
+}
+
+const summaryLine = (summary: Report['summary']) => `${summary.pass} pass, ${summary.fail} fail, ${summary.skip} skip, ${summary.error} error`;
 
 /** --merge-reports FILE…: one report from the shards' JSON reports, written as asked, and that run's exit code. */
 function merge(files: string[], values: { json?: string; junit?: string; html?: string; quiet?: boolean }): number {

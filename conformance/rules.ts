@@ -710,6 +710,72 @@ export function ruleAppliesAt(rule: Rule, level: number): boolean {
 }
 
 /**
+ * Where each open point shows in the exchanges: the requests (`METHOD /path`, IDs as {id}, * for
+ * any part) and the fields of their answers or of the requests themselves (`status`, `body.msg`,
+ * `form.to`, * for any part) that a server decides there as the spec leaves it to. A differential run
+ * (--compare) names the decisions that govern each place two servers differ; a place no decision
+ * governs is a difference no rule covers.
+ */
+export interface Governed {
+  readonly requests: string;
+  readonly at: string;
+}
+
+/** Whether a request is taken or refused: its result, and what a success gives (a difference in how a refusal is worded follows from it). */
+const whether = (requests: string, gives: readonly string[] = []): Governed[] => ['body.result', ...gives].map((at) => ({ requests, at }));
+/** How a refusal is worded: its msg. */
+const worded = (requests: string): Governed[] => [{ requests, at: 'body.msg' }];
+const EVENTS = (kind: string): Governed[] => [{ requests: 'GET /events', at: `body.events*${kind}*` }];
+const ANY_EVENT: Governed[] = [{ requests: 'GET /events', at: 'body.events*' }];
+
+export const GOVERNS: Readonly<Partial<Record<DecisionId, readonly Governed[]>>> = {
+  'general.error-statuses': [{ requests: '*', at: 'status' }, { requests: '*', at: 'body.code' }, { requests: '*', at: 'body.var_name' }, { requests: '*', at: 'body.msg' }],
+  'general.realm-limits': [{ requests: 'POST /register', at: 'body.max_message_length' }, { requests: 'POST /register', at: 'body.max_topic_length' }, { requests: 'POST /register', at: 'body.realm_empty_topic_display_name' }],
+  'general.ids-ascend': [{ requests: 'GET /*', at: 'body.*id' }, { requests: 'GET /*', at: 'body.*.length' }, { requests: 'GET /drafts', at: 'body.drafts*' }, { requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*' }, { requests: 'GET /messages', at: 'body.messages*' }],
+  'general.channel-history-read': [{ requests: 'GET /messages', at: 'body.messages*' }, { requests: 'GET /messages', at: 'body.found_*' }, { requests: 'GET /messages', at: 'body.anchor' }, { requests: 'GET /messages', at: 'body.history_limited' }],
+  'general.message-rendering': [{ requests: 'GET /messages', at: 'body.messages*content' }, { requests: 'GET /messages/{id}', at: 'body.message.content' }],
+  'general.date-header': [],
+  'drafts.sync-off-endpoints-refuse': [...whether('* /drafts'), ...whether('* /drafts/{id}'), { requests: 'GET /drafts', at: 'body.drafts*' }, { requests: 'GET /drafts', at: 'body.count' }],
+  'drafts.error-texts': worded('POST /drafts'),
+  'drafts.invalid-audience-rejected': whether('POST /drafts', ['body.ids*']),
+  'drafts.negative-timestamp-rejected': whether('POST /drafts', ['body.ids*']),
+  'drafts.content-normalized': [...whether('POST /drafts', ['body.ids*']), { requests: 'GET /drafts', at: 'body.drafts*content' }, ...EVENTS('content')],
+  'drafts.topic-normalized': [...whether('POST /drafts', ['body.ids*']), { requests: 'GET /drafts', at: 'body.drafts*topic' }, ...EVENTS('topic')],
+  'drafts.audience-normalized': [{ requests: 'GET /drafts', at: 'body.drafts*.to*' }, { requests: 'GET /drafts', at: 'body.drafts*.type' }, ...EVENTS('.to'), ...EVENTS('type')],
+  'drafts.unknown-keys-rejected': whether('POST /drafts', ['body.ids*']),
+  'drafts.event-shapes': ANY_EVENT,
+  'drafts.edit-delete-follow-model': [{ requests: 'GET /drafts', at: 'body.drafts*' }, ...worded('PATCH /drafts/{id}'), ...worded('DELETE /drafts/{id}')],
+  'flags.error-texts': worded('POST /messages/flags'),
+  'flags.inaccessible-messages': whether('POST /messages/flags', ['body.messages*']),
+  'flags.event-shape': ANY_EVENT,
+  'scheduled.error-texts': [...worded('PATCH /scheduled_messages/{id}'), ...worded('DELETE /scheduled_messages/{id}'), ...whether('PATCH /scheduled_messages/{id}')],
+  'scheduled.future-timestamp': [...whether('POST /scheduled_messages', ['body.scheduled_message_id']), ...whether('PATCH /scheduled_messages/{id}')],
+  'scheduled.topic-normalized': [{ requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*topic' }],
+  'scheduled.limits-truncate': [...whether('POST /scheduled_messages', ['body.scheduled_message_id']), ...whether('PATCH /scheduled_messages/{id}'), { requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*content' }, { requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*topic' }],
+  'scheduled.listing-shape': [{ requests: 'GET /scheduled_messages', at: 'body.*' }],
+  'scheduled.delivery': [...whether('PATCH /scheduled_messages/{id}'), ...worded('PATCH /scheduled_messages/{id}'), { requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*' }, { requests: 'GET /messages', at: 'body.messages*' }],
+  'scheduled.late-delivery-fails': [{ requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*' }, { requests: 'GET /messages', at: 'body.messages*' }],
+  'scheduled.edit-clears-failed': [...whether('PATCH /scheduled_messages/{id}'), { requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*' }],
+  'scheduled.event-shapes': ANY_EVENT,
+  'defaults.error-texts': worded('PATCH /realm/user_settings_defaults'),
+  'defaults.integer-ranges': [...whether('PATCH /realm/user_settings_defaults'), { requests: 'POST /register', at: 'body.realm_user_settings_defaults*' }],
+  'defaults.event-shape': ANY_EVENT,
+  'fields.name-rules': [...whether('POST /realm/profile_fields', ['body.id']), { requests: 'GET /realm/profile_fields', at: 'body.custom_fields*name' }, { requests: 'GET /realm/profile_fields', at: 'body.custom_fields*hint' }],
+  'fields.field-data-rules': [...whether('POST /realm/profile_fields', ['body.id']), { requests: 'GET /realm/profile_fields', at: 'body.custom_fields*field_data' }],
+  'fields.error-texts': [...worded('POST /realm/profile_fields'), ...worded('DELETE /realm/profile_fields/{id}')],
+  'fields.listing-shape': [{ requests: 'GET /realm/profile_fields', at: 'body.*' }, ...ANY_EVENT, { requests: 'POST /register', at: 'body.custom_profile_fields*' }],
+  'typing.event-shape': ANY_EVENT,
+  'reminders.parameters': [...whether('POST /reminders', ['body.reminder_id']), ...worded('POST /reminders')],
+  'reminders.delivery': [{ requests: 'GET /messages', at: 'body.messages*' }, { requests: 'GET /reminders', at: 'body.reminders*' }],
+  'reminders.listing-shape': [{ requests: 'GET /reminders', at: 'body.*' }, ...ANY_EVENT, { requests: 'POST /register', at: 'body.reminders*' }],
+  'emoji.images-only': whether('POST /realm/emoji/*'),
+  'emoji.name-rules': [...whether('POST /realm/emoji/*'), ...worded('POST /realm/emoji/*'), { requests: 'GET /realm/emoji', at: 'body.emoji*' }],
+  'emoji.permission': [...whether('POST /realm/emoji/*'), ...whether('DELETE /realm/emoji/*'), ...worded('DELETE /realm/emoji/*'), { requests: 'POST /register', at: 'body.realm_can_add_custom_emoji_group*' }, { requests: 'POST /register', at: 'body.realm_add_custom_emoji_policy' }],
+  'emoji.image-bytes': [...whether('POST /realm/emoji/*'), ...worded('POST /realm/emoji/*'), { requests: 'GET /realm/emoji', at: 'body.emoji*' }],
+  'emoji.listing-shape': [{ requests: 'GET /realm/emoji', at: 'body.*' }, ...ANY_EVENT, { requests: 'POST /register', at: 'body.realm_emoji*' }],
+};
+
+/**
  * Where the spec states a rule in words that admit more than one reading: the readings, what
  * Zulip (and so the reference) does, what the alternate dialect does, and what the suite's
  * must checks accept. Rendered with the decisions as docs/ambiguities.md.

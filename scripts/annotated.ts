@@ -294,8 +294,9 @@ function jsonHtml(value: unknown, path: string, marks: ReadonlySet<string>, budg
         break;
       }
       budget.left -= name.length + 3;
-      const field = `${escape(JSON.stringify(name))}: ${jsonHtml(entry, `${path}.${name}`, marks, budget)}`;
-      fields.push(marks.has(`${path}.${name}`) ? `<mark>${field}</mark>` : field);
+      // A field that differs shows its name marked too; its value marks itself.
+      const key = escape(JSON.stringify(name));
+      fields.push(`${marks.has(`${path}.${name}`) ? `<mark>${key}</mark>` : key}: ${jsonHtml(entry, `${path}.${name}`, marks, budget)}`);
     }
     return marked(`{${fields.join(', ')}}`);
   }

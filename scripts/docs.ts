@@ -11,6 +11,7 @@ import { basename, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Report } from '../conformance/report/json.js';
+import type { DifferentialReport } from '../conformance/report/differences.js';
 import { annotatedHtml, recordRule, type AnnotatedData, type RecordedRule, type ReportColumn } from './annotated.js';
 import { inProcesses, serveTasks } from './workers.js';
 import { specAnchor, specStatement } from '../conformance/spec.js';
@@ -203,7 +204,7 @@ async function main(): Promise<void> {
   } catch (error) {
     fail(`${(error as Error).message.split('\n')[0]}; usage: npm run docs -- [--with REPORT.json …] [--reuse] [--out FILE]`);
   }
-  const reports: ReportColumn[] = (values.with ?? []).map((file) => {
+  const reports: ReportColumn[] = (values.with ?? []).flatMap((file) => {
     let report: Report;
     try {
       report = JSON.parse(readFileSync(file, 'utf8')) as Report;
@@ -211,7 +212,11 @@ async function main(): Promise<void> {
       fail(`--with ${file}: cannot read a JSON report there (${(error as Error).message.split('\n')[0]})`);
     }
     if (!Array.isArray(report.rules)) fail(`--with ${file}: not a report of teamchat-conformance (no "rules")`);
-    return { label: `${report.target ?? basename(file)} (${basename(file)})`, report };
+    const columns: ReportColumn[] = [{ label: `${report.target ?? basename(file)} (${basename(file)})`, report }];
+    // A differential report (--compare) is two columns: the target and the server beside it.
+    const compared = (report as Partial<DifferentialReport>).compare;
+    if (compared) columns.push({ label: `${compared.target} (${basename(file)}, compared)`, report: { ...report, target: compared.target, feature_level: compared.feature_level, rules: compared.rules as Report['rules'] } });
+    return columns;
   });
   const jobs = Number(values.jobs ?? 2);
   if (!Number.isInteger(jobs) || jobs < 1) fail(`--jobs ${values.jobs}: give a whole number of processes, 1 or more`);

@@ -28,7 +28,7 @@ const ROOMS: ReadonlyArray<{ room: string; rank: number; holds: (path: string) =
   { room: 'checks', rank: 2, holds: (path) => path.startsWith('conformance/checks/') },
   { room: 'report', rank: 2, holds: (path) => path.startsWith('conformance/report/') },
   { room: 'suite', rank: 3, holds: (path) => path === 'conformance/suite.ts' },
-  { room: 'CLI and API', rank: 4, holds: (path) => path === 'conformance/main.ts' || path === 'conformance/api.ts' || path === 'conformance/examples.ts' },
+  { room: 'CLI and API', rank: 4, holds: (path) => path === 'conformance/main.ts' || path === 'conformance/api.ts' || path === 'conformance/examples.ts' || path === 'conformance/differential.ts' },
 ];
 
 /** What several areas of checks/ share; every other module there is an area or the index. */

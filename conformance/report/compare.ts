@@ -10,7 +10,8 @@ export function normalised(value: unknown): unknown {
   if (typeof value === 'string') {
     return value
       // The run's prefix, also where a rule puts a character into it.
-      .replace(/(tc(?:%[0-9A-F]{2}|\\[a-z]|\\u[0-9a-f]{4}|[^a-z0-9]){0,3}?c)[0-9a-f]{8}/g, '$100000000').replace(/TCC[0-9A-F]{8}/g, 'TCC00000000')
+      .replace(/(tc(?:%[0-9A-F]{2}|\\[a-z]|\\u[0-9a-f]{4}|[^a-z0-9]){0,4}?c)[0-9a-f]{8}/g, '$100000000').replace(/\b([Tt][Cc][Cc])[0-9a-fA-F]{8}/g, '$100000000')
+      .replace(/\b1[5-9]\d{11}\b/g, '<ms time>')
       .replace(/https?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+/g, '{base_url}')
       .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
       .replace(/\b(1[5-9]|2[0-4])\d{8}(\.\d+)?\b/g, '<unix time>')
@@ -26,61 +27,126 @@ export function normalised(value: unknown): unknown {
 /** Names under which the API gives or takes IDs: `id`, `*_id`, `*_ids`, and the lists of IDs of the spec's operations. */
 export const ID_KEY = /(^|_)ids?$|^(to|messages|stream_id|user_ids)$/;
 
-/** The other side's IDs, as text, by what this side's are: side B's ID → side A's. */
+/**
+ * The other side's IDs, as text, by what this side's are, kind by kind: `channel:70` → `7` (each
+ * kind of object numbers its own, so that channel 1 and draft 1 are not one).
+ */
 export type Ids = Map<string, string>;
 
 const isId = (value: unknown): value is number | string => (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^\d+$/.test(value));
 
+/** The kinds of object the API's collections and ID names stand for. */
+const KINDS: Record<string, string> = {
+  drafts: 'draft', draft: 'draft', draft_id: 'draft', messages: 'message', message: 'message', message_id: 'message', message_ids: 'message',
+  scheduled_messages: 'scheduled', scheduled_message: 'scheduled', scheduled_message_id: 'scheduled', scheduled_message_ids: 'scheduled',
+  reminders: 'reminder', reminder: 'reminder', reminder_id: 'reminder', reminder_ids: 'reminder', reminder_target_message_id: 'message',
+  custom_fields: 'field', custom_profile_fields: 'field', profile_fields: 'field', field: 'field', field_id: 'field',
+  stream_id: 'channel', channel_id: 'channel', streams: 'channel', subscriptions: 'channel', subscribed: 'user', already_subscribed: 'user', stream_ids: 'channel',
+  ignored_because_not_subscribed_channels: 'channel', user_id: 'user', user_ids: 'user', sender_id: 'user', author_id: 'user', users: 'user',
+  members: 'user', realm_users: 'user', emoji: 'emoji', realm_emoji: 'emoji', recipient_id: 'recipient', queue_id: 'queue',
+};
+
+/** The kind of the ID under `key`, inside the collection `parent` (an `id` is its collection's). */
+export function kindOf(key: string, parent: string): string {
+  if (key === 'id' || key === 'ids') return KINDS[parent] ?? (key === 'ids' && parent === '' ? 'draft' : parent || 'id');
+  return KINDS[key] ?? key.replace(/_ids?$/, '');
+}
+
+/** B's ID of a kind, as A's, where it is known; `to` names a channel or users. */
+function lookUp(ids: Ids, kind: string, value: string): string | undefined {
+  if (kind === 'to') return ids.get(`channel:${value}`) ?? ids.get(`user:${value}`);
+  return ids.get(`${kind}:${value}`);
+}
+
+const targets = new WeakMap<Ids, { size: number; values: Set<string> }>();
+/** Whether some other ID of B's, of this kind, stands for this ID of A's. */
+function standsForAnother(ids: Ids, kind: string, value: string): boolean {
+  let known = targets.get(ids);
+  if (!known || known.size !== ids.size) targets.set(ids, (known = { size: ids.size, values: new Set([...ids.entries()].map(([key, target]) => `${key.slice(0, key.indexOf(':'))}:${target}`)) }));
+  return kind === 'to' ? known.values.has(`channel:${value}`) || known.values.has(`user:${value}`) : known.values.has(`${kind}:${value}`);
+}
+
 /**
  * Learns what corresponds in two answers to the same request: at each place where both hold an
- * ID (under an ID's name), B's is A's. An object keyed by IDs (the emoji by ID) is walked key by key in order.
+ * ID (under an ID's name), B's is A's, of the kind the name and its collection say. One to one:
+ * an ID of A's that another of B's stands for is not learnt again (a wrong ID then shows). An
+ * object keyed by IDs (the emoji by ID) is walked key by key in order.
  */
-export function learnIds(a: unknown, b: unknown, ids: Ids, key = ''): void {
+export function learnIds(a: unknown, b: unknown, ids: Ids, key = '', parent = ''): void {
   if (ID_KEY.test(key) && isId(a) && isId(b)) {
-    // One to one: an ID of A's that another of B's stands for is not learnt again (a wrong ID shows).
-    if (!ids.has(String(b)) && !standsForAnother(ids, String(a))) ids.set(String(b), String(a));
+    const kind = kindOf(key, parent);
+    // `to` is learnt where it says what it is: nowhere here.
+    if (kind !== 'to' && !ids.has(`${kind}:${b}`) && !standsForAnother(ids, kind, String(a))) ids.set(`${kind}:${b}`, String(a));
     return;
   }
   if (Array.isArray(a) && Array.isArray(b)) {
-    for (let index = 0; index < Math.min(a.length, b.length); index++) learnIds(a[index], b[index], ids, key);
+    // A list of bare IDs says which is which by position only where the spec says so: the IDs of created drafts, in the order sent.
+    if (a.some((item) => item !== null && typeof item === 'object') || key === 'ids') for (const [left, right] of pairedItems(a, b)) learnIds(left, right, ids, key, parent);
     return;
   }
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return;
   const keysA = Object.keys(a);
   const keysB = Object.keys(b);
   if (keysA.length > 0 && keysA.length === keysB.length && keysA.every((name) => /^\d+$/.test(name)) && keysB.every((name) => /^\d+$/.test(name))) {
+    const kind = KINDS[key] ?? key;
     keysA.forEach((name, index) => {
-      if (!ids.has(keysB[index]!) && !standsForAnother(ids, name)) ids.set(keysB[index]!, name);
-      learnIds((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[keysB[index]!], ids, 'id');
+      if (!ids.has(`${kind}:${keysB[index]}`) && !standsForAnother(ids, kind, name)) ids.set(`${kind}:${keysB[index]}`, name);
+      learnIds((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[keysB[index]!], ids, 'id', key);
     });
     return;
   }
-  for (const name of keysA) if (name in (b as object)) learnIds((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name], ids, name);
+  for (const name of keysA) if (name in (b as object)) learnIds((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name], ids, name, key || parent);
+}
+
+/** What an item of a list is, IDs and times aside: its other fields, for pairing items two servers list in other orders. */
+const signature = (item: unknown): string | null => {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return null;
+  const own = Object.entries(item).filter(([name, value]) => !ID_KEY.test(name) && (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number'));
+  return own.length === 0 ? null : JSON.stringify(normalised(Object.fromEntries(own)));
+};
+
+/**
+ * The items of two lists paired for learning IDs: items of objects by what they are (each told
+ * apart so on both sides), never by position where they differ; lists of plain values by position,
+ * where both are as long.
+ */
+function pairedItems(a: readonly unknown[], b: readonly unknown[]): Array<[unknown, unknown]> {
+  const keysA = a.map(signature);
+  const keysB = b.map(signature);
+  if (keysA.every((key) => key === null) && keysB.every((key) => key === null)) return a.length === b.length ? a.map((item, index) => [item, b[index]]) : [];
+  const once = (keys: Array<string | null>) => {
+    const counts = new Map<string, number>();
+    for (const key of keys) if (key !== null) counts.set(key, (counts.get(key) ?? 0) + 1);
+    return (key: string | null) => key !== null && counts.get(key) === 1;
+  };
+  const onceA = once(keysA);
+  const onceB = once(keysB);
+  const pairs: Array<[unknown, unknown]> = [];
+  keysA.forEach((key, index) => {
+    if (onceA(key) && onceB(key)) pairs.push([a[index], b[keysB.indexOf(key)]]);
+  });
+  return pairs;
 }
 
 /**
  * B's value with its IDs read as A's, where they correspond. An ID of B's that corresponds to
  * nothing, yet equals an ID of A's that another of B's stands for, is not that ID: it is marked so.
  */
-export function mapIds(value: unknown, ids: Ids, key = ''): unknown {
+export function mapIds(value: unknown, ids: Ids, key = '', parent = ''): unknown {
   if (ID_KEY.test(key) && isId(value)) {
-    const mapped = ids.get(String(value));
-    if (mapped === undefined) return standsForAnother(ids, String(value)) ? `(B's ${value}, which matches nothing of A's)` : value;
+    const kind = kindOf(key, parent);
+    const mapped = lookUp(ids, kind, String(value));
+    if (mapped === undefined) return standsForAnother(ids, kind, String(value)) ? `(B's ${value}, which matches nothing of A's)` : value;
     return typeof value === 'number' ? Number(mapped) : mapped;
   }
-  if (Array.isArray(value)) return value.map((entry) => mapIds(entry, ids, key));
+  if (Array.isArray(value)) return value.map((entry) => mapIds(entry, ids, key, parent));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([name, entry]) => [/^\d+$/.test(name) ? ids.get(name) ?? name : name, mapIds(entry, ids, /^\d+$/.test(name) ? 'id' : name)]));
+    const kind = KINDS[key] ?? key;
+    return Object.fromEntries(Object.entries(value).map(([name, entry]) => (/^\d+$/.test(name)
+      ? [ids.get(`${kind}:${name}`) ?? name, mapIds(entry, ids, 'id', key)]
+      : [name, mapIds(entry, ids, name, key || parent)])));
   }
   return value;
-}
-
-const targets = new WeakMap<Ids, { size: number; values: Set<string> }>();
-/** Whether some other ID of B's stands for this ID of A's. */
-function standsForAnother(ids: Ids, value: string): boolean {
-  let known = targets.get(ids);
-  if (!known || known.size !== ids.size) targets.set(ids, (known = { size: ids.size, values: new Set(ids.values()) }));
-  return known.values.has(value);
 }
 
 /** The path under /api/v1 (or the reference's own), its query left out. */
@@ -98,8 +164,9 @@ export const formValue = (text: string): unknown => {
 
 /** What a request asks, B's IDs read as A's: its method, its path (an ID segment mapped), its parameters. */
 export function requestOf(exchange: Exchange, ids: Ids = new Map()): { readonly method: string; readonly path: string; readonly form: Record<string, unknown> } {
-  const path = pathOf(exchange.url).split('/').map((segment) => (/^\d+$/.test(segment) ? ids.get(segment) ?? segment : segment)).join('/');
-  const form = Object.fromEntries(exchange.form.map(([name, text]) => [name, normalised(mapIds(formValue(text), ids, name))]));
+  const segments = pathOf(exchange.url).split('/');
+  const path = segments.map((segment, index) => (/^\d+$/.test(segment) ? lookUp(ids, KINDS[segments[index - 1]!] ?? segments[index - 1]!, segment) ?? segment : segment)).join('/');
+  const form = Object.fromEntries(exchange.form.map(([name, text]) => [normalised(name) as string, normalised(mapIds(formValue(text), ids, name))]));
   return { method: exchange.method, path: normalised(path) as string, form };
 }
 
@@ -149,9 +216,12 @@ export function differences(a: Exchange, b: Exchange, ids: Ids, limit = 12): Dif
   const sameRequest = requestA.method === requestB.method && requestA.path === requestB.path;
   if (!sameRequest) found.push({ at: 'request', a: `${requestA.method} ${requestA.path}`, b: `${requestB.method} ${requestB.path}` });
   else valueDifferences(requestA.form, requestOf(b).form, requestB.form, 'form', found, limit);
-  if (sameRequest) learnIds(a.body, b.body, ids);
+  // What the answers to one request give stands for each other: to a request sent alike, not one sent otherwise.
+  // An answer's own `id` is of what its request names: POST /messages gives a message's.
+  const collection = requestA.path.split('/').filter((segment) => segment && !/^\d+$/.test(segment) && !segment.startsWith('{')).pop() ?? '';
+  if (sameRequest && found.length === 0) learnIds(a.body, b.body, ids, '', collection);
   if (a.status !== b.status) found.push({ at: 'status', a: a.status, b: b.status });
-  valueDifferences(a.body, b.body, mapIds(b.body, ids), 'body', found, limit);
+  valueDifferences(a.body, b.body, mapIds(b.body, ids, '', collection), 'body', found, limit);
   return found.slice(0, limit);
 }
 
@@ -163,7 +233,7 @@ export interface PairedStep<T extends Exchange = Exchange> {
 }
 
 /** What a request is, for pairing steps: its method and path, IDs aside. */
-const requestKey = (exchange: Exchange) => `${exchange.method} ${pathOf(exchange.url).replace(/\/\d+(?=\/|$)/g, '/{id}')}`;
+const requestKey = (exchange: Exchange) => `${exchange.method} ${(normalised(pathOf(exchange.url)) as string).replace(/\/\d+(?=\/|$)/g, '/{id}')}`;
 
 /**
  * Two sequences of exchanges step by step: the longest common run of like requests (method and

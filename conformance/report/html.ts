@@ -1,7 +1,8 @@
 // --html FILE: the report as one self-contained page (no external scripts, styles, fonts or
 // images) that a person opens from a CI artifact: light and dark, printable, filterable.
 
-import { answerLine } from '../run/client.js';
+import { answerLine, curlLine, type Exchange } from '../run/client.js';
+import { CLASSES, type DifferentialReport } from './differences.js';
 import { annotatedLink } from '../spec.js';
 import { replayCommand } from './console.js';
 import { counted, type Report } from './json.js';
@@ -22,6 +23,8 @@ pre { padding: .6rem; overflow-x: auto; white-space: pre-wrap; word-break: break
 p code, td code { overflow-wrap: anywhere; } code.id { overflow-wrap: normal; word-break: normal; } pre.answer { margin-top: -.4rem; color: var(--muted); }
 .totals span { margin-right: 1.2rem; } .filters button { margin-right: .4rem; } button { font: inherit; cursor: pointer; }
 .failure { border-left: 4px solid var(--fail); padding-left: 1rem; margin: 1rem 0; }
+.difference { border-left: 4px solid var(--skip); padding-left: 1rem; margin: 1rem 0; } .difference.must, .difference.unclassified { border-left-color: var(--fail); }
+.sides { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1rem; } @media (max-width: 800px) { .sides { grid-template-columns: minmax(0, 1fr); } }
 @media print { .filters, button.copy { display: none; } body { margin: 0; } }
 `;
 
@@ -63,6 +66,25 @@ function failure(report: Report, rule: RuleResult): string {
 </section>`;
 }
 
+/** The differences of a differential run, class by class: each with both servers' exchanges side by side. */
+function differencesHtml(report: DifferentialReport): string {
+  const exchangeHtml = (exchange: Exchange) => `<pre class="curl">${escape(curlLine(exchange))}</pre><pre class="answer">${escape(answerLine(exchange))}</pre>`;
+  const sections = CLASSES.map((kind) => {
+    const ofKind = report.differences.filter((difference) => difference.class === kind);
+    if (ofKind.length === 0) return '';
+    return `<h3>${escape(kind)} (${ofKind.length})</h3>${ofKind.map((difference) => `<section class="difference ${escape(kind)}" id="difference-${escape(difference.rule)}">
+  <h4><code class="id">${escape(difference.rule)}</code>${difference.side ? ` broken by the ${escape(difference.side)}` : ''}${difference.decisions ? ` <span class="muted">open point${difference.decisions.length > 1 ? 's' : ''}: ${difference.decisions.map(escape).join(', ')}</span>` : ''}${difference.zulip && difference.zulip !== 'unknown' ? ` <span class="muted">(as Zulip: ${escape(difference.zulip)})</span>` : ''}</h4>
+  ${difference.at ? `<p>Where the exchanges part: ${difference.at.map((at) => `<code>${escape(at)}</code>`).join(', ')}</p>` : ''}
+  <div class="sides"><div><p><strong>target</strong>: ${escape(difference.target.slice(0, 400))}</p>${difference.exchanges.target.map(exchangeHtml).join('')}</div>
+  <div><p><strong>compare</strong>: ${escape(difference.compare.slice(0, 400))}</p>${difference.exchanges.compare.map(exchangeHtml).join('')}</div></div>
+</section>`).join('\n')}`;
+  }).join('\n');
+  const counts = CLASSES.map((kind) => `${report.differences.filter((difference) => difference.class === kind).length} ${kind}`).join(', ');
+  return `<h2>Differences from ${escape(report.compare.target)}</h2>
+<p>The same rules and seed against <code>${escape(report.compare.target)}</code> (feature level ${escape(report.compare.feature_level)}): ${report.compare.summary.pass} pass, ${report.compare.summary.fail} fail, ${report.compare.summary.skip} skip, ${report.compare.summary.error} error. ${report.differences.length} difference(s): ${counts}. ${report.noise.rules_checked_again.length > 0 ? `The target was checked again on ${report.noise.rules_checked_again.length} rule(s): ${report.noise.differences_ignored} difference(s) it showed against itself are left out as noise.` : ''}</p>
+${sections}`;
+}
+
 export function html(report: Report): string {
   const s = report.summary;
   const areas = [...new Set(report.rules.map((rule) => rule.id.split('.')[0]!))];
@@ -82,6 +104,7 @@ ${areas.map((area) => `<section class="area"><h2>${escape(area)}</h2>
 <table><thead><tr><th>status</th><th>rule</th><th>severity</th><th>rule, or why skipped</th><th>requests</th></tr></thead><tbody>
 ${report.rules.filter((rule) => rule.id.startsWith(`${area}.`)).map(row).join('\n')}
 </tbody></table></section>`).join('\n')}
+${'differences' in report ? differencesHtml(report as DifferentialReport) : ''}
 <h2>Cleanup</h2>
 <p>Swept at the end: ${report.cleanup.swept.length ? `</p><ul>${report.cleanup.swept.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'nothing was left.</p>'}
 ${report.cleanup.left?.length ? `<p>Left on the target (the API cannot delete them): ${escape(report.cleanup.left.join('; '))}.</p>\n` : ''}<p>Problems: ${report.cleanup.problems.length ? `</p><ul>${report.cleanup.problems.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'none.</p>'}

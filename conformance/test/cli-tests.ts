@@ -459,6 +459,12 @@ test('--shard and --merge-reports misused: one clear line and exit 2, before any
     [['--shard', '1/3'], /--shard 1\/3 needs the seed every shard of the run shares: give each the same --seed N/],
     [['--replay', 'b0:1', '--seed', '3', '--only', 'flags.*'], /--replay b0:1 replays one rule's case: .*\(--only flags\.\* selects \d+\)/],
     [['--replay', 'b0:1', '--only', 'flags.add-sets-flag'], /give the --seed and an --only that selects that one rule/],
+    // A differential run's options go with --compare, and its second server is a URL or the reference.
+    [['--compare-dialect', 'alternate'], /--compare-dialect goes with --compare URL \(or --compare reference\)/],
+    [['--compare', 'nowhere'], /--compare takes an http or https URL such as http:\/\/127\.0\.0\.1:9991, or reference; "nowhere" is not a URL/],
+    [['--compare', 'http://127.0.0.1:8', '--compare-level', '300'], /--compare-dialect and --compare-level are the embedded reference's: --compare reference/],
+    [['--compare', 'reference', '--compare-dialect', 'klingon'], /--compare-dialect takes zulip, alternate or random/],
+    [['--compare', 'reference', '--shuffle'], /--compare runs the same cases against two servers: it does not go with --sweep-only, --replay or --shuffle/],
   ] as const) {
     const result = await run([...args, '--target', 'http://127.0.0.1:9']);
     assert.is(result.code, 2, `${args.join(' ')}: ${result.stderr}`);

@@ -1,0 +1,47 @@
+// A differential run (--compare): the same rules, the same seed, against the target and a second
+// server, each in a run of its own, the target a second time where exchanges differ (to tell noise
+// from differences, as Twitter's Diffy does), and every difference named by the catalog
+// (report/differences.ts).
+
+import { correspondence, differencesOf, noiseOf, rulesToCheckAgain, type DifferentialReport } from './report/differences.js';
+import type { RuleId } from './rules.js';
+import type { RuleResult } from './run/harness.js';
+import { runSuite, type SuiteOptions } from './suite.js';
+
+export { ambiguityEntries, differencesText, differentialExitCode, type DifferentialReport } from './report/differences.js';
+
+/** Both servers checked with the same seed, the target a second time where exchanges differ, and every difference named. */
+export async function runDifferential(target: SuiteOptions, compare: SuiteOptions, onNoise?: (rules: readonly string[]) => void): Promise<DifferentialReport> {
+  const differential = { decisions: true, keepExchanges: true } as const;
+  const [first, other] = await Promise.all([runSuite({ ...target, ...differential }), runSuite({ ...compare, ...differential, onResult: undefined, onStart: undefined, onProbed: undefined, requestCount: undefined })]);
+  const again = [...new Set(rulesToCheckAgain(first, other))];
+  const noise = new Set<string>();
+  if (again.length > 0 && !target.interrupted?.()) {
+    onNoise?.(again);
+    const second = await runSuite({ ...target, ...differential, only: again.join(','), onResult: undefined, onStart: undefined, onProbed: undefined, shard: undefined });
+    const secondById = new Map(second.rules.map((result) => [result.id, result]));
+    for (const id of again) {
+      const one = first.rules.find((result) => result.id === id);
+      const two = secondById.get(id as RuleId);
+      if (one && two) for (const key of noiseOf(one, two, correspondence(first, second))) noise.add(key);
+    }
+  }
+  const differences = differencesOf(first, other, noise);
+  const ignored = differencesOf(first, other).filter((difference) => difference.at !== undefined).length - differences.filter((difference) => difference.at !== undefined).length;
+  // The report keeps each difference's exchanges; the rules' whole records were for comparing.
+  const bare = (result: RuleResult): RuleResult => {
+    const { exchanges: _exchanges, replayed: _replayed, ...rest } = result;
+    return rest;
+  };
+  return {
+    ...first,
+    rules: first.rules.map(bare),
+    compare: {
+      target: other.target, feature_level: other.feature_level, zulip_version: other.zulip_version, run_prefix: other.run_prefix, reference: other.reference,
+      summary: other.summary, requests: other.requests, rules: other.rules.map((result) => ({ id: result.id, status: result.status, message: result.message })),
+    },
+    differences,
+    noise: { rules_checked_again: again, differences_ignored: Math.max(0, ignored) },
+  };
+}
+

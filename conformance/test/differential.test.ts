@@ -1,0 +1,62 @@
+// Two servers side by side (--compare), checked with what the project has: the reference against
+// itself differs in nothing, at several seeds; against the reference in the alternate dialect it
+// differs in every open point the two decide differently, each a decision, and in nothing else;
+// against itself with one seeded fault, in exactly that rule.
+
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { runDifferential } from '../differential.js';
+import { RULES } from '../rules.js';
+import { FAULTS } from '../../reference/faults.js';
+import { targetProfile } from '../../reference/fixture.js';
+import { startReference, type ReferenceOptions } from '../../reference/server.js';
+import type { SuiteOptions } from '../suite.js';
+
+/** Two references, and the options that check each with one seed, smoke-sized so that several fit in a test. */
+async function sideBySide<T>(target: ReferenceOptions, compare: ReferenceOptions, seed: number, only: string | null, use: (a: SuiteOptions, b: SuiteOptions) => Promise<T>): Promise<T> {
+  const [one, two] = await Promise.all([startReference({ port: 0, ...target }), startReference({ port: 0, ...compare })]);
+  const options = (reference: typeof one): SuiteOptions => ({
+    target: reference.url, credentials: targetProfile(reference.fixture, reference.url).users, embedded: true, seed, runs: 1, smoke: true, only,
+    replayPath: null, decisions: true, rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
+  });
+  try {
+    return await use(options(one), options(two));
+  } finally {
+    await Promise.all([one.close(), two.close()]);
+  }
+}
+
+test('the reference against itself: no difference, every rule at seed 1 and the areas of most IDs and times at seeds 2 and 3', async () => {
+  for (const [seed, only] of [[1, null], [2, 'flags.*,scheduled.*,general.*'], [3, 'drafts.*,reminders.*,typing.*']] as const) {
+    const report = await sideBySide({}, {}, seed, only, (a, b) => runDifferential(a, b));
+    assert.equal(report.differences.map((difference) => `${difference.class} ${difference.rule}: ${difference.target} | ${difference.compare}`), [], `seed ${seed}`);
+    if (only === null) assert.ok(report.rules.length === RULES.length && report.compare.rules.length === RULES.length);
+  }
+});
+
+test('the reference in Zulip\'s dialect against the alternate dialect: every open point they decide differently is a decision difference, and nothing is unclassified', async () => {
+  const report = await sideBySide({}, { dialect: 'alternate' }, 1, null, (a, b) => runDifferential(a, b));
+  const classes = new Set(report.differences.map((difference) => difference.class));
+  assert.not.ok(classes.has('unclassified'), report.differences.filter((difference) => difference.class === 'unclassified').map((difference) => `${difference.rule}: ${difference.target} | ${difference.compare}`).join('\n'));
+  assert.not.ok(classes.has('must'), 'the alternate dialect keeps every must rule');
+  // Each decision the alternate dialect decides otherwise (its check fails there) is named, with Zulip's side.
+  const decidedOtherwise = report.compare.rules.filter((rule) => rule.status === 'fail').map((rule) => rule.id);
+  assert.ok(decidedOtherwise.length > 10, `the alternate dialect decides ${decidedOtherwise.length} open points otherwise`);
+  for (const id of decidedOtherwise) {
+    const named = report.differences.find((difference) => difference.rule === id);
+    assert.ok(named && named.class === 'decision' && named.zulip === 'target', `${id}: ${JSON.stringify(named)}`);
+  }
+  // And every difference in a check that passes on both sides names the open points that govern it.
+  for (const difference of report.differences.filter((each) => each.at !== undefined)) assert.ok(difference.decisions && difference.decisions.length > 0, difference.rule);
+});
+
+test('the reference against itself with one seeded fault: exactly that rule, a must rule the target breaks', async () => {
+  const rule = 'flags.mention-flags';
+  assert.ok(FAULTS[rule] && (FAULTS[rule]!.alsoCaughtBy ?? []).length === 0);
+  const report = await sideBySide({ faults: new Set([rule]) }, {}, 2, 'flags.*', (a, b) => runDifferential(a, b));
+  assert.equal(report.differences.map((difference) => [difference.class, difference.rule, difference.side]), [['must', rule, 'target']]);
+  const [difference] = report.differences;
+  assert.ok(difference!.exchanges.target.length > 0 && difference!.exchanges.compare.length > 0, 'both servers\' exchanges');
+});
+
+test.run();
