@@ -6,14 +6,14 @@
 //   await server.clock(3600);   // move its clock an hour: due deliveries happen
 //   await server.close();
 
-import { targetProfile, type Fixture } from './fixture.js';
-import { startReference as start, type ReferenceOptions, type RunningReference } from './server.js';
+import { targetProfile, type Fixture } from './http/boot.js';
+import { startReference as start, type ReferenceOptions, type RunningReference } from './http/server.js';
 
-export { FAULTS, POWER_FAULTS, type Fault } from './faults.js';
-export { DIALECTS, type Dialect } from './dialect.js';
-export { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './levels.js';
-export { readFixture, type Fixture } from './fixture.js';
-export type { ReferenceOptions } from './server.js';
+export { FAULTS, POWER_FAULTS, type Fault } from './faults/faults.js';
+export { DIALECTS, type Dialect } from './dialects/dialect.js';
+export { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './model/levels.js';
+export { readFixture, type Fixture } from './http/boot.js';
+export type { ReferenceOptions } from './http/server.js';
 
 export interface Reference extends RunningReference {
   /** The target profile: base URL and the credentials of the fixture's admin, member and other. */

@@ -5,11 +5,11 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DIALECTS, type Dialect } from './dialect.js';
-import { faultsFromEnvironment } from './faults.js';
-import { readFixture, targetProfile } from './fixture.js';
-import { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './levels.js';
-import { startReference } from './server.js';
+import { DIALECTS, type Dialect } from './dialects/dialect.js';
+import { faultsFromEnvironment } from './faults/faults.js';
+import { readFixture, targetProfile } from './http/boot.js';
+import { MAX_FEATURE_LEVEL, MIN_FEATURE_LEVEL } from './model/levels.js';
+import { startReference } from './http/server.js';
 import { closest } from '../conformance/rules.js';
 
 const HELP = `Usage: npm start -- [options]   (installed: teamchat-reference [options])

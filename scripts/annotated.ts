@@ -17,10 +17,10 @@ import { exampleLevel, recordExamples, type RuleExamples, type Side } from '../c
 import { exampleSteps, neededPrelude, rolesOf, type StepRole } from '../conformance/report/sides.js';
 import type { Exchange } from '../conformance/run/client.js';
 import { runSuite } from '../conformance/suite.js';
-import { FAULTS } from '../reference/faults.js';
-import { MAX_FEATURE_LEVEL } from '../reference/levels.js';
-import { startReference } from '../reference/server.js';
-import { buildRealm, readFixture, targetProfile } from '../reference/fixture.js';
+import { FAULTS } from '../reference/faults/faults.js';
+import { MAX_FEATURE_LEVEL } from '../reference/model/levels.js';
+import { startReference } from '../reference/http/server.js';
+import { buildRealm, readFixture, targetProfile } from '../reference/http/boot.js';
 
 /** Recording runs beside other work (npm test, a build): an event is given time to come, so that what is recorded does not depend on the load. */
 const EVENT_WAIT_MS = 1500;

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { targetProfile } from '../reference/fixture.js';
-import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.js';
+import { targetProfile } from '../reference/http/boot.js';
+import { startReference, type ReferenceOptions, type RunningReference } from '../reference/http/server.js';
 
 const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 const action = parse(readFileSync(join(root, 'action.yml'), 'utf8'));

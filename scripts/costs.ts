@@ -5,8 +5,8 @@
 // costs the median of the first and the most of the second.
 
 import { writeFileSync } from 'node:fs';
-import { targetProfile } from '../reference/fixture.js';
-import { startReference } from '../reference/server.js';
+import { targetProfile } from '../reference/http/boot.js';
+import { startReference } from '../reference/http/server.js';
 import { runSuite } from '../conformance/suite.js';
 
 async function measure(smoke: boolean, seed: number, dialect: 'zulip' | 'alternate') {

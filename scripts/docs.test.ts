@@ -9,7 +9,7 @@ import { RULES, STATEMENTS } from '../conformance/rules.js';
 import { PINNED, slug, specStatement } from '../conformance/spec.js';
 import { annotatedHtml, asExchange, asSide, normalised, organization, recordRule, type AnnotatedData } from './annotated.js';
 import { idsUsed, parting, rolesOf } from '../conformance/report/sides.js';
-import { FAULTS } from '../reference/faults.js';
+import { FAULTS } from '../reference/faults/faults.js';
 
 test('docs/rules.md, docs/rules.json and docs/ambiguities.md are up to date with the catalog (npm run docs)', () => {
   const docs = new URL('../../docs/', import.meta.url);

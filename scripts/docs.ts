@@ -16,7 +16,7 @@ import { annotatedHtml, recordRule, type AnnotatedData, type RecordedRule, type 
 import { inProcesses, serveTasks } from './workers.js';
 import { specAnchor, specStatement } from '../conformance/spec.js';
 import type { Expectations } from '../conformance/suite.js';
-import { FAULTS } from '../reference/faults.js';
+import { FAULTS } from '../reference/faults/faults.js';
 import { READINGS, RULES, STATEMENTS, ruleById, type Rule } from '../conformance/rules.js';
 
 export function rulesJson(): string {

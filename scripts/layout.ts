@@ -1,9 +1,14 @@
 // The project's layout as rules on its imports, as Playwright's DEPS.list files are: which room
-// of conformance/ may import which, that the area checks never import each other, that the suite
-// reads nothing of reference/ but the catalog, and that neither side has a circle of value imports
-// (a circle of type imports only costs nothing at run time and is allowed).
+// may import which, in the suite (conformance/) and in the reference (reference/), that the
+// area checks never import each other, that the suite reads nothing of reference/ but the
+// catalog, and that the reference reads nothing of the suite but the catalog.
 //
-//   catalog and spec  ←  run  ←  checks, report  ←  suite  ←  CLI and API
+//   suite:      catalog and spec  ←  run  ←  checks, report  ←  suite  ←  CLI and API
+//   reference:  model  ←  operations, support  ←  dialects  ←  faults  ←  HTTP  ←  entry points
+//
+// Neither house has a circle of value imports; the reference has no circle of type imports
+// either (the model declares the interfaces the dialects and the faults plug in by). The suite
+// allows a circle of type imports, which costs nothing at run time.
 //
 // `node dist/scripts/layout.js` prints every wrong edge and exits 1 if there is one.
 
@@ -21,8 +26,14 @@ export interface Import {
   readonly line: number;
 }
 
+interface Room {
+  readonly room: string;
+  readonly rank: number;
+  readonly holds: (path: string) => boolean;
+}
+
 /** Each room of conformance/ outside the tests, and its rank: a room imports only lower ranks and itself. */
-const ROOMS: ReadonlyArray<{ room: string; rank: number; holds: (path: string) => boolean }> = [
+const ROOMS: readonly Room[] = [
   { room: 'catalog and spec', rank: 0, holds: (path) => path === 'conformance/rules.ts' || path === 'conformance/spec.ts' },
   { room: 'run', rank: 1, holds: (path) => path.startsWith('conformance/run/') },
   { room: 'checks', rank: 2, holds: (path) => path.startsWith('conformance/checks/') },
@@ -31,12 +42,35 @@ const ROOMS: ReadonlyArray<{ room: string; rank: number; holds: (path: string) =
   { room: 'CLI and API', rank: 4, holds: (path) => path === 'conformance/main.ts' || path === 'conformance/api.ts' || path === 'conformance/examples.ts' || path === 'conformance/differential.ts' },
 ];
 
+/**
+ * Each room of reference/ outside its tests, and its rank, as in the suite. The model holds the
+ * organization's data, the realm, the interfaces the rest plugs in by, events, levels and texts;
+ * operations the spec's operations, one module each; support the Zulip endpoints the suite sets
+ * up and observes by, which the spec does not describe. Operations and support share a rank and
+ * so never import each other: the HTTP layer gathers both.
+ */
+const REFERENCE_ROOMS: readonly Room[] = [
+  { room: 'model', rank: 0, holds: (path) => path.startsWith('reference/model/') },
+  { room: 'operations', rank: 1, holds: (path) => path.startsWith('reference/operations/') },
+  { room: 'support', rank: 1, holds: (path) => path.startsWith('reference/support/') },
+  { room: 'dialects', rank: 2, holds: (path) => path.startsWith('reference/dialects/') },
+  { room: 'faults', rank: 3, holds: (path) => path.startsWith('reference/faults/') },
+  { room: 'HTTP', rank: 4, holds: (path) => path.startsWith('reference/http/') },
+  { room: 'entry points', rank: 5, holds: (path) => path === 'reference/main.ts' || path === 'reference/api.ts' },
+];
+
+/** The reference's operations that are no area of the catalog: PATCH /settings, whose rules are the other areas'. */
+export const OPERATIONS_BESIDE_AREAS = ['settings'];
+
 /** What several areas of checks/ share; every other module there is an area or the index. */
 export const SHARED_CHECKS = ['world', 'generators', 'deliveries'];
 
-export const isTest = (path: string) => path.endsWith('.test.ts') || /^conformance\/test\//.test(path) || /(^|\/)test-helpers\.ts$/.test(path);
+export const isTest = (path: string) => path.endsWith('.test.ts') || /^(conformance|reference)\/test\//.test(path) || /(^|\/)test-helpers\.ts$/.test(path);
 
-export const roomOf = (path: string) => ROOMS.find((room) => room.holds(path));
+export const roomOf = (path: string) => (path.startsWith('reference/') ? REFERENCE_ROOMS : ROOMS).find((room) => room.holds(path));
+
+const SUITE_ORDER = 'catalog and spec ← run ← checks, report ← suite ← CLI and API';
+const REFERENCE_ORDER = 'model ← operations, support ← dialects ← faults ← HTTP ← entry points';
 
 /** Every source file below the given folders of the root, read. */
 export function readSources(root: string, folders: readonly string[]): Sources {
@@ -81,6 +115,7 @@ export function layoutProblems(sources: Sources, areas: ReadonlySet<string>): st
   const problems: string[] = [];
   for (const path of sources.keys()) {
     if (path.startsWith('conformance/') && !isTest(path) && !roomOf(path)) problems.push(`${path} is in no room of conformance/ (catalog and spec, run/, checks/, report/, suite, CLI and API, test/)`);
+    if (path.startsWith('reference/') && !isTest(path) && !roomOf(path)) problems.push(`${path} is in no room of reference/ (model/, operations/, support/, dialects/, faults/, http/, main.ts and api.ts, test/)`);
   }
   const edges = [...sources].flatMap(([path, text]) => importsOf(path, text));
   const checksModule = (path: string) => /^conformance\/checks\/([^/]+)\.ts$/.exec(path)?.[1];
@@ -100,7 +135,7 @@ export function layoutProblems(sources: Sources, areas: ReadonlySet<string>): st
     const [mine, theirs] = [roomOf(from), roomOf(to)];
     if (!mine || !theirs) continue;
     if (mine.room !== theirs.room && theirs.rank >= mine.rank) {
-      problems.push(`${where(edge)}: ${mine.room} may import only rooms below it, not ${theirs.room} (catalog and spec ← run ← checks, report ← suite ← CLI and API)`);
+      problems.push(`${where(edge)}: ${mine.room} may import only rooms below it, not ${theirs.room} (${SUITE_ORDER})`);
     }
     const [area, other] = [checksModule(from), checksModule(to)];
     if (area !== undefined && other !== undefined && areas.has(other) && area !== other && area !== 'index') {
@@ -115,13 +150,25 @@ export function layoutProblems(sources: Sources, areas: ReadonlySet<string>): st
   }
   for (const area of areas) if (!inChecks.includes(area)) problems.push(`the area ${area} has no module conformance/checks/${area}.ts`);
 
-  // reference/ has one module per spec area too, and no area of it reads the plumbing endpoints.
-  for (const area of areas) {
-    if (area !== 'general' && !sources.has(`reference/${area}.ts`)) problems.push(`the area ${area} has no module reference/${area}.ts`);
-  }
+  // reference/: its rooms one way, one module per spec area in operations/, nothing else there.
   for (const edge of edges) {
-    const area = /^reference\/([^/]+)\.ts$/.exec(edge.from)?.[1];
-    if (area !== undefined && areas.has(area) && edge.to === 'reference/core.ts') problems.push(`${where(edge)}: core.ts gathers the areas' state for /register, so no area imports it`);
+    const { from, to } = edge;
+    if (!from.startsWith('reference/') || isTest(from) || !to.startsWith('reference/')) continue;
+    if (isTest(to)) {
+      problems.push(`${where(edge)}: only tests import the tests' helpers`);
+      continue;
+    }
+    const [mine, theirs] = [roomOf(from), roomOf(to)];
+    if (mine && theirs && mine.room !== theirs.room && theirs.rank >= mine.rank) {
+      problems.push(`${where(edge)}: ${mine.room} may import only rooms below it, not ${theirs.room} (${REFERENCE_ORDER})`);
+    }
+  }
+  for (const area of areas) {
+    if (area !== 'general' && !sources.has(`reference/operations/${area}.ts`)) problems.push(`the area ${area} has no module reference/operations/${area}.ts`);
+  }
+  for (const path of sources.keys()) {
+    const name = /^reference\/operations\/([^/]+)\.ts$/.exec(path)?.[1];
+    if (name !== undefined && !isTest(path) && !areas.has(name) && !OPERATIONS_BESIDE_AREAS.includes(name)) problems.push(`${path} is neither an area of the catalog (${[...areas].join(', ')}) nor a spec operation beside them (${OPERATIONS_BESIDE_AREAS.join(', ')}); what is not the spec's belongs in support/`);
   }
 
   // reference/ outside its tests reads the catalog of conformance/ and nothing else.
@@ -131,15 +178,22 @@ export function layoutProblems(sources: Sources, areas: ReadonlySet<string>): st
     }
   }
 
-  for (const circle of valueCircles(edges.filter((edge) => !isTest(edge.from)))) problems.push(`a circle of value imports: ${circle.join(' → ')} (make all but one of them type imports, or move what they share below them)`);
+  const outsideTests = edges.filter((edge) => !isTest(edge.from));
+  for (const circle of circlesOf(outsideTests, { types: false })) problems.push(`a circle of value imports: ${circle.join(' → ')} (make all but one of them type imports, or move what they share below them)`);
+  const inReference = outsideTests.filter((edge) => edge.from.startsWith('reference/') && edge.to.startsWith('reference/'));
+  for (const circle of circlesOf(inReference, { types: true })) {
+    if (circle.some((file, index) => index > 0 && inReference.some((edge) => edge.from === circle[index - 1] && edge.to === file && edge.typeOnly))) {
+      problems.push(`a circle of imports through types in the reference: ${circle.join(' → ')} (declare what they share in the lower file, or in the model)`);
+    }
+  }
   return problems;
 }
 
-/** Circles of value imports among the files (at least one in every knot that has any), each starting at its first file by name. */
-export function valueCircles(edges: readonly Import[]): string[][] {
+/** Circles of imports among the files, of values alone or with types too (at least one in every knot that has any), each starting at its first file by name. */
+export function circlesOf(edges: readonly Import[], { types }: { types: boolean }): string[][] {
   const next = new Map<string, string[]>();
   for (const edge of edges) {
-    if (edge.typeOnly || (!edge.to.startsWith('conformance/') && !edge.to.startsWith('reference/'))) continue;
+    if ((edge.typeOnly && !types) || (!edge.to.startsWith('conformance/') && !edge.to.startsWith('reference/'))) continue;
     next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
   }
   const circles = new Map<string, string[]>();

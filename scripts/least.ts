@@ -7,12 +7,16 @@
 // validation, no events, no error texts, every ID taken as existing. No server of the spec can do
 // less for these requests, so its rate is what the operation allows on the machine; the bench
 // holds the reference against it beside the bare floor. It serves the bench's requests only.
+// GET /server_settings, which asks for no work but an answer, it answers with the text of the file
+// its first argument names (the reference's own answer), as a constant.
 
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { readFixture } from '../reference/fixture.js';
-import { formDecoded } from '../reference/http.js';
-import { FLAG_BITS } from '../reference/model.js';
+import { readFixture } from '../reference/http/boot.js';
+import { formDecoded } from '../reference/http/handler.js';
+import { FLAG_BITS } from '../reference/model/model.js';
 
+const serverSettings = process.argv[2] === undefined ? null : readFileSync(process.argv[2], 'utf8');
 const users = new Map(readFixture().users.map((user, index) => [`Basic ${Buffer.from(`${user.email}:${user.api_key}`).toString('base64')}`, index + 1]));
 
 interface Fields {
@@ -90,6 +94,10 @@ function end(response: ServerResponse, body: string): void {
 }
 
 function respond(request: IncomingMessage, response: ServerResponse, body: string): void {
+  if (serverSettings !== null && request.method === 'GET' && request.url === '/api/v1/server_settings') {
+    response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(serverSettings) });
+    return void setImmediate(end, response, serverSettings);
+  }
   if (!users.has(request.headers.authorization ?? '')) return send(response, 401, { result: 'error', msg: 'Invalid API key' });
   const fields = answer(request, formFields(body));
   if (fields) send(response, 200, { result: 'success', msg: '', ...fields });

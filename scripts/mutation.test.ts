@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { RULES } from '../conformance/rules.js';
-import { ROUTES } from '../reference/server.js';
+import { ROUTES } from '../reference/http/server.js';
 import { CLASSES, classProblems, type AreaClasses, type Structure } from './mutation-classes.js';
 import { AREAS, caught, classAt, hashOf, markdownOfRecord, placeName, readEquivalents, readVerdicts, samePlace, scoresOfRecord, type Place } from './mutation.js';
 
@@ -17,7 +17,7 @@ const quiet = { debug: noop, info: noop, warn: noop, error: noop, trace: noop, f
 
 /** The mutants Stryker makes of an area's built module, by place. */
 async function mutantsOf(area: string): Promise<Place[]> {
-  const name = `dist/reference/${area}.js`;
+  const name = `dist/reference/operations/${area}.js`;
   // The instrumenter's logger is the only thing it is given: Stryker's own plugin machinery is not needed to list mutants.
   const instrumenter = new Instrumenter(quiet as never);
   const result = await instrumenter.instrument([{ name, content: readFileSync(name, 'utf8'), mutate: true }], { ignorers: [], plugins: null, excludedMutations: [] } as never);
@@ -29,7 +29,7 @@ const severities = new Map(RULES.map((rule) => [rule.id as string, rule.severity
 
 /** What the table is checked against: the built module, the routes its exports serve, the catalog. */
 async function structureOf(area: string): Promise<Structure> {
-  const exports: Record<string, unknown> = await import(`../reference/${area}.js`);
+  const exports: Record<string, unknown> = await import(`../reference/operations/${area}.js`);
   const routes = new Map<string, string[]>();
   for (const route of ROUTES) {
     for (const [method, handler] of Object.entries(route.methods)) {
@@ -37,7 +37,7 @@ async function structureOf(area: string): Promise<Structure> {
       if (name) routes.set(name, [...(routes.get(name) ?? []), `${method} ${route.path}`]);
     }
   }
-  return { source: readFileSync(`dist/reference/${area}.js`, 'utf8'), routes, severities };
+  return { source: readFileSync(`dist/reference/operations/${area}.js`, 'utf8'), routes, severities };
 }
 
 const recorded = readVerdicts();
@@ -69,7 +69,7 @@ test('a declaration of spec code moved into the open points or outside the spec 
 });
 
 test('a line that only calls a function is the callee\'s; any other line is its declaration\'s', () => {
-  const source = readFileSync('dist/reference/scheduled.js', 'utf8');
+  const source = readFileSync('dist/reference/operations/scheduled.js', 'utf8');
   const lines = source.split('\n');
   const at = classAt('scheduled', source);
   const place = (text: string): Place => {
@@ -86,7 +86,7 @@ test('a line that only calls a function is the callee\'s; any other line is its 
 test('every area has verdicts recorded for the module as built now', () => {
   assert.equal(recorded.map((entry) => entry.area).sort(), [...AREAS].sort());
   for (const entry of recorded) {
-    const source = readFileSync(`dist/reference/${entry.area}.js`, 'utf8');
+    const source = readFileSync(`dist/reference/operations/${entry.area}.js`, 'utf8');
     assert.ok(hashOf(source) === entry.module, `reference/${entry.area}.ts changed since its mutation run: npm run mutation -- ${entry.area}`);
   }
 });
@@ -96,7 +96,7 @@ for (const area of AREAS) {
     const mutants = await mutantsOf(area);
     const verdicts = recorded.find((entry) => entry.area === area)?.verdicts ?? [];
     assert.is(verdicts.length, mutants.length, `${area}: the recorded verdicts are for ${verdicts.length} mutants, Stryker makes ${mutants.length}`);
-    const source = readFileSync(`dist/reference/${area}.js`, 'utf8');
+    const source = readFileSync(`dist/reference/operations/${area}.js`, 'utf8');
     const lines = source.split('\n');
     const located = classAt(area, source);
     // Every mutant stands in a declaration the table classes.

@@ -4,7 +4,7 @@
 //   Stryker run (reports/) without running it again.
 //
 // Mutation testing of the reference with StrykerJS: the built module of an area
-// (dist/reference/AREA.js) is mutated, and the suite is the test (scripts/mutant-run.ts): the
+// (dist/reference/operations/AREA.js) is mutated, and the suite is the test (scripts/mutant-run.ts): the
 // area's rules and the general ones, at three seeds, against the reference in Zulip's dialect
 // with the decisions and in the alternate dialect. Each run writes its JSON report, so the
 // verdict of every mutant names the rules that caught it.
@@ -238,8 +238,8 @@ export const readVerdicts = (): AreaVerdicts[] => (existsSync(VERDICTS_FILE) ? J
 /** Scores of every area whose verdicts were recorded for its module as built now (the test names the others), from the files as they stand. */
 export function scoresOfRecord(): { scores: AreaScore[]; runs: number } {
   const equivalents = readEquivalents();
-  const recorded = readVerdicts().filter((entry) => hashOf(readFileSync(`dist/reference/${entry.area}.js`, 'utf8')) === entry.module);
-  const scores = recorded.map((entry) => scoreArea(entry.area, readFileSync(`dist/reference/${entry.area}.js`, 'utf8'), entry.verdicts, equivalents));
+  const recorded = readVerdicts().filter((entry) => hashOf(readFileSync(`dist/reference/operations/${entry.area}.js`, 'utf8')) === entry.module);
+  const scores = recorded.map((entry) => scoreArea(entry.area, readFileSync(`dist/reference/operations/${entry.area}.js`, 'utf8'), entry.verdicts, equivalents));
   return { scores, runs: recorded[0]?.runs ?? 10 };
 }
 
@@ -261,7 +261,7 @@ function main(): number {
   const recorded = new Map(readVerdicts().map((entry) => [entry.area, entry]));
   mkdirSync('reports', { recursive: true });
   for (const area of values.rescore ? [] : areas) {
-    const module = `dist/reference/${area}.js`;
+    const module = `dist/reference/operations/${area}.js`;
     const verdictsDir = join(process.cwd(), 'reports', 'mutants', area);
     if (!values.collect) {
       rmSync(verdictsDir, { recursive: true, force: true });
@@ -293,7 +293,7 @@ function main(): number {
       if (stryker.status !== 0) throw new Error(`stryker exited with ${stryker.status}`);
     }
     const report = JSON.parse(readFileSync(`reports/mutation-${area}.json`, 'utf8'));
-    const file = Object.keys(report.files).find((name) => name.endsWith(`reference/${area}.js`))!;
+    const file = Object.keys(report.files).find((name) => name.endsWith(`reference/operations/${area}.js`))!;
     const source: string = report.files[file].source;
     const rulesOf = (mutant: string) => SEEDS.flatMap((seed) => DIALECTS.flatMap((dialect) => failedRules(reportName(verdictsDir, mutant, seed, dialect))));
     const verdicts = (report.files[file].mutants as StrykerMutant[]).filter((mutant) => mutant.status !== 'Ignored').map((mutant): Verdict => {

@@ -1,6 +1,6 @@
 // npm run power -- [--seeds N] [--from S] [--faults PATTERN] [--smoke] [--orders] [--through-target] [--runs N] [--jobs N] [--json FILE]
 //
-// Power that does not depend on luck: every seeded fault of a must rule (reference/faults.ts,
+// Power that does not depend on luck: every seeded fault of a must rule (reference/faults/faults.ts,
 // the rules' own and the power faults) against the reference, once for every seed, with the
 // fault's area run as a default run (or a smoke run) would run it. A fault its own rule does not
 // catch at some seed is a blind spot of the suite: each is listed with the seed and the command
@@ -13,9 +13,9 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { FAULTS, POWER_FAULTS, faultNamed, selectionOf } from '../reference/faults.js';
-import { targetProfile } from '../reference/fixture.js';
-import { startReference } from '../reference/server.js';
+import { FAULTS, POWER_FAULTS, faultNamed, selectionOf } from '../reference/faults/faults.js';
+import { targetProfile } from '../reference/http/boot.js';
+import { startReference } from '../reference/http/server.js';
 import { DEFAULT_RUNS } from '../conformance/run/harness.js';
 import { RULES } from '../conformance/rules.js';
 import { counted } from '../conformance/report/json.js';

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
-const oracle = new URL('../reference/oracle.test.js', import.meta.url).pathname;
+const oracle = new URL('../reference/test/oracle.test.js', import.meta.url).pathname;
 
 function run(env: Record<string, string>): Promise<{ code: number; stdout: string }> {
   return new Promise((resolve) => {

@@ -5,7 +5,7 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BOUNDARY_LEVELS } from '../reference/levels.js';
+import { BOUNDARY_LEVELS } from '../reference/model/levels.js';
 import { replayOf, sweepOne, sweepTasks } from './sweep.js';
 
 const from = Number(process.env.TEAMCHAT_SWEEP_SEED ?? Math.floor(Math.random() * 2 ** 31));

@@ -11,9 +11,9 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { targetProfile } from '../reference/fixture.js';
-import { BOUNDARY_LEVELS } from '../reference/levels.js';
-import { startReference } from '../reference/server.js';
+import { targetProfile } from '../reference/http/boot.js';
+import { BOUNDARY_LEVELS } from '../reference/model/levels.js';
+import { startReference } from '../reference/http/server.js';
 import { skippedByDesign } from '../conformance/run/harness.js';
 import { counted } from '../conformance/report/json.js';
 import { runSuite } from '../conformance/suite.js';

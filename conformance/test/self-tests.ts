@@ -7,12 +7,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FAULTS, POWER_FAULTS, selectionOf } from '../../reference/faults.js';
-import { readFixture, targetProfile } from '../../reference/fixture.js';
-import { FLAG_BITS } from '../../reference/model.js';
-import { BOUNDARY_LEVELS, MIN_FEATURE_LEVEL } from '../../reference/levels.js';
+import { FAULTS, POWER_FAULTS, selectionOf } from '../../reference/faults/faults.js';
+import { readFixture, targetProfile } from '../../reference/http/boot.js';
+import { FLAG_BITS } from '../../reference/model/model.js';
+import { BOUNDARY_LEVELS, MIN_FEATURE_LEVEL } from '../../reference/model/levels.js';
 import { RULES } from '../rules.js';
-import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.js';
+import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/http/server.js';
 import { CHECKS } from '../checks/index.js';
 import { skippedByDesign } from '../run/harness.js';
 import type { Report } from '../report/json.js';

@@ -2,17 +2,16 @@
 // decides every point where the spec is silent otherwise than Zulip, as the rule catalog's
 // `alternate` texts record it.
 
-import type { DialectDecisions } from '../dialect.js';
-import { draftDict } from '../drafts.js';
-import { UNICODE_NAME, emojiDict, mayUploadEmoji } from '../emoji.js';
-import { profileFieldDict } from '../fields.js';
-import { has } from '../levels.js';
-import { messageUrl } from '../reminders.js';
-import { escapeHtml } from '../messages.js';
-import type { DraftId } from '../model.js';
-import { JsonError } from '../params.js';
-import { checkEditedTopic } from '../scheduled.js';
-import { characterLength, normalizeContent } from '../text.js';
+import { draftDict } from '../operations/drafts.js';
+import { UNICODE_NAME, emojiDict, mayUploadEmoji } from '../operations/emoji.js';
+import { profileFieldDict } from '../operations/fields.js';
+import { has } from '../model/levels.js';
+import { messageUrl } from '../operations/reminders.js';
+import { escapeHtml } from '../model/messaging.js';
+import type { DialectDecisions, DraftId } from '../model/model.js';
+import { JsonError } from '../model/params.js';
+import { checkEditedTopic } from '../operations/scheduled.js';
+import { characterLength, normalizeContent } from '../model/text.js';
 
 /** general.realm-limits: the alternate dialect's own limits and empty-topic display name. */
 export const ALTERNATE_REALM_SETTINGS = { emptyTopicDisplayName: '(sans sujet)', maxMessageLength: 4321, maxTopicLength: 47 };

@@ -1,17 +1,16 @@
 // Zulip's dialect: at each point where the spec is silent, what the real Zulip server does
 // (../shared/research/), as the rule catalog's decisions record it.
 
-import type { DialectDecisions } from '../dialect.js';
-import { draftDict } from '../drafts.js';
-import { ASCII_NAME, realmEmojiDict } from '../emoji.js';
-import { SELECT, namesInUse, profileFieldDict, profileFieldsInOrder } from '../fields.js';
-import { messageDetails } from '../flags.js';
-import { has } from '../levels.js';
-import { checkChannelTopic, doSendMessage, messageIsAccessible, renderContent, renderZulipMarkdown } from '../messages.js';
-import type { MessageId, User, UserId } from '../model.js';
-import { JsonError, missingArgument } from '../params.js';
-import { messageUrl, reminderContent } from '../reminders.js';
-import { characterLength, normalizeContent, truncateTopic } from '../text.js';
+import { draftDict } from '../operations/drafts.js';
+import { ASCII_NAME, realmEmojiDict } from '../operations/emoji.js';
+import { SELECT, namesInUse, profileFieldDict, profileFieldsInOrder } from '../operations/fields.js';
+import { messageDetails } from '../operations/flags.js';
+import { has } from '../model/levels.js';
+import { checkChannelTopic, doSendMessage, messageIsAccessible, renderContent, renderZulipMarkdown } from '../model/messaging.js';
+import type { DialectDecisions, MessageId, User, UserId } from '../model/model.js';
+import { JsonError, missingArgument } from '../model/params.js';
+import { messageUrl, reminderContent } from '../operations/reminders.js';
+import { characterLength, normalizeContent, truncateTopic } from '../model/text.js';
 
 const person = (user: User) => ({ user_id: user.id, email: user.email });
 

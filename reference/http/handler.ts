@@ -1,0 +1,459 @@
+// The HTTP layer: bodies (urlencoded or multipart, for every method) with limits, HTTP Basic
+// authentication, routing, and the JSON envelope. Operations see only a Request and return
+// the fields of their success response, or throw a JsonError.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import busboy from 'busboy';
+import { BEHAVIOURS } from '../model/levels.js';
+import type { Realm, UploadedFile, User } from '../model/model.js';
+import { RAW, type House, type Peer, type Route } from '../model/request.js';
+
+export { RAW, type House, type Operation, type Peer, type Request, type Route } from '../model/request.js';
+import { JsonError, Params } from '../model/params.js';
+
+const MIB = 1024 * 1024;
+
+export const LIMITS = {
+  /** An urlencoded body, and every field of a multipart body. */
+  fieldBytes: 4 * MIB,
+  fields: 1000,
+  /** A whole body, unless the realm's file limit needs more. */
+  bodyBytes: 10 * MIB,
+  /** What is read and dropped of a body after an answer that refused it, before the connection is closed. */
+  drainBytes: 64 * MIB,
+};
+
+/** The largest file a request may carry: MAX_EMOJI_FILE_SIZE_MIB. */
+const fileLimit = (realm: Realm) => realm.maxEmojiFileSizeMib * MIB;
+const bodyLimit = (realm: Realm) => Math.max(LIMITS.bodyBytes, fileLimit(realm) + MIB);
+
+interface CompiledRoute extends Route {
+  readonly pattern: RegExp;
+  /** The path up to its first parameter: a cheap test before the pattern's. */
+  readonly prefix: string;
+  readonly names: string[];
+  /** The methods a server at the realm's feature level has, sorted. */
+  readonly allowed: string[];
+}
+
+/** The routes a server at one feature level has: paths without parameters by the path itself, the others in order. */
+interface RouteTable {
+  readonly exact: ReadonlyMap<string, CompiledRoute>;
+  readonly patterns: readonly CompiledRoute[];
+}
+
+/** The routes a server at this feature level has, each with only the methods it has. */
+export function compileRoutes(routes: readonly Route[], featureLevel: number): RouteTable {
+  const exact = new Map<string, CompiledRoute>();
+  const patterns: CompiledRoute[] = [];
+  for (const route of routes) {
+    const allowed = Object.keys(route.methods).filter((method) => featureLevel >= (route.since?.[method] ?? 0)).sort();
+    if (allowed.length === 0) continue;
+    const names: string[] = [];
+    const source = route.path.replace(/\{(\w+)(:int)?\}/g, (_, name: string, int?: string) => {
+      names.push(name);
+      return int ? '([0-9]+)' : '([^/]+)';
+    });
+    const prefix = route.path.split('{')[0]!;
+    const compiled = { ...route, names, allowed, prefix, pattern: new RegExp(`^${source}/?$`) };
+    if (names.length > 0) patterns.push(compiled);
+    // A trailing slash is the same path.
+    else exact.set(route.path, compiled).set(`${route.path}/`, compiled);
+  }
+  return { exact, patterns };
+}
+
+const NO_MATCH: RegExpExecArray | null = null;
+
+/** The route of a path, and the match of its pattern (null for a path without parameters). */
+function findRoute(routes: RouteTable, pathname: string): { route: CompiledRoute; match: RegExpExecArray | null } | undefined {
+  const exact = routes.exact.get(pathname);
+  if (exact) return { route: exact, match: NO_MATCH };
+  for (const route of routes.patterns) {
+    if (!pathname.startsWith(route.prefix)) continue;
+    const match = route.pattern.exec(pathname);
+    if (match) return { route, match };
+  }
+  return undefined;
+}
+
+export function createHandler(house: House, routes: readonly Route[], closed: Promise<void>) {
+  const compiled = compileRoutes(routes, house.realm.featureLevel);
+  const reset = () => house.reset();
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const realm = house.realm;
+    // The body is read (within the limits) before anything is answered, so that every
+    // answer, an early 401 or 404 included, leaves the connection fit for the next request.
+    readBody(req, realm, (failure, body) => {
+      try {
+        if (failure) throw failure;
+        const answer = dispatch(realm, compiled, closed, req, res, body!, reset);
+        if (answer instanceof Promise) answer.then((data) => finish(realm, req, res, data)).catch((error: unknown) => answerFailure(realm, req, res, error));
+        else finish(realm, req, res, answer);
+      } catch (error) {
+        answerFailure(realm, req, res, error);
+      }
+    });
+  };
+}
+
+/** Sends an operation's success response; null: already answered. */
+function finish(realm: Realm, req: IncomingMessage, res: ServerResponse, data: Record<string, unknown> | null): void {
+  const raw = (data as { [RAW]?: { type: string; data: Buffer } } | null)?.[RAW];
+  if (raw) {
+    res.writeHead(200, { 'Content-Type': raw.type, 'Content-Length': raw.data.length });
+    setImmediate(finishAnswer, res, req.method === 'HEAD' ? undefined : raw.data);
+  } else if (data) send(realm, res, 200, data);
+}
+
+/** Answers a JsonError as the dialect says it; anything else is the server's own fault: 500. */
+function answerFailure(realm: Realm, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  try {
+    if (!(error instanceof JsonError)) throw error;
+    if (error.status === 413 || error.bodyUnread) {
+      // Refused before the body was read: drop what still comes, up to a bound, then close.
+      res.setHeader('Connection', 'close');
+      drain(req);
+    }
+    sendError(realm, res, error);
+  } catch (internal) {
+    process.stderr.write(`internal error on ${req.method} ${req.url}: ${(internal as Error)?.stack ?? String(internal)}\n`);
+    if (!res.headersSent) send(realm, res, 500, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+  }
+}
+
+const NO_QUERY = new URLSearchParams();
+
+/** Routes and runs the operation; returns the success response, or null when already answered. */
+function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>, req: IncomingMessage, res: ServerResponse, body: Body, reset: () => void): Record<string, unknown> | null | Promise<Record<string, unknown> | null> {
+  const target = req.url ?? '/';
+  const queryAt = target.indexOf('?');
+  const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(target.slice(queryAt + 1));
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  let pathname: string;
+  try {
+    const raw = queryAt < 0 ? target : target.slice(0, queryAt);
+    pathname = raw.includes('%') ? decodeURIComponent(raw) : raw;
+  } catch {
+    throw new JsonError('Not Found', 404);
+  }
+  const found = findRoute(routes, pathname);
+  // A test double tells an endpoint it lacks from a typo: the client may be right about Zulip.
+  if (!found) throw new JsonError(pathname.startsWith('/api/') ? `Not Found: the reference server does not implement ${method} ${pathname}` : 'Not Found', 404);
+  const { route, match } = found;
+  const { allowed } = route;
+  if (method === 'OPTIONS') {
+    res.writeHead(204, { Allow: allowed.join(', ') });
+    res.end();
+    return null;
+  }
+  const operation = allowed.includes(method) ? route.methods[method] : undefined;
+  if (!operation) {
+    res.setHeader('Allow', allowed.join(', '));
+    throw new JsonError(`Method Not Allowed: the reference server implements only ${allowed.join(', ')} on ${route.path}`, 405, 'BAD_REQUEST', { allowed_methods: allowed });
+  }
+  const path: Record<string, string> = {};
+  if (match) for (let index = 0; index < route.names.length; index++) path[route.names[index]!] = match[index + 1]!;
+  const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
+  const params = Params.merge(query, body.fields);
+  const data = operation({ realm, user: user as User, params, path, files: body.files, closed, peer: () => peerOf(req), reset });
+  return data instanceof Promise ? data.then((resolved) => envelope(realm, route, params, resolved)) : envelope(realm, route, params, data);
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+function peerOf(req: IncomingMessage): Peer {
+  const origin = req.headers.origin;
+  return { loopback: LOOPBACK.test(req.socket.remoteAddress ?? ''), origin: typeof origin === 'string' ? origin : undefined, host: req.headers.host, fromPage: req.headers['x-teamchat-try'] === '1' };
+}
+
+/**
+ * An operation that answers the same until something changes may say so by answering a frozen
+ * object, the same one each time: its envelope, and then its text, are made once (each realm's
+ * rules are fixed while it runs).
+ */
+const envelopedOnce = new WeakMap<object, Record<string, unknown>>();
+const textOnce = new WeakMap<object, string>();
+
+function envelope(realm: Realm, route: CompiledRoute, params: Params, data: Record<string, unknown>): Record<string, unknown> {
+  const ignored = params.ignored();
+  if (ignored.length === 0 && Object.isFrozen(data)) {
+    let response = envelopedOnce.get(data);
+    if (!response) envelopedOnce.set(data, (response = Object.freeze(realm.rules.successEnvelope(route.path, data))));
+    return response;
+  }
+  const response = realm.rules.successEnvelope(route.path, data);
+  if (ignored.length > 0 && realm.rules.listsIgnoredParameters(realm, route)) response.ignored_parameters_unsupported = realm.rules.ignoredParametersListed(ignored);
+  return response;
+}
+
+function sendError(realm: Realm, res: ServerResponse, error: JsonError): void {
+  const { status, headers, body } = realm.dialect.errorResponse(realm, error);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  send(realm, res, status, body);
+}
+
+// ---- Rules ------------------------------------------------------------------------------
+
+/** general.envelope: result "success" and msg "" around the operation's fields. */
+function successEnvelope(_path: string, data: Record<string, unknown>): Record<string, unknown> {
+  return { result: 'success', msg: '', ...data };
+}
+
+/** general.ignored-parameters-on-settings; general.ignored-parameters-absent-before-167: from level 167 everywhere; before, on the routes that had it earlier. */
+function listsIgnoredParameters(realm: Realm, route: Pick<Route, 'ignoredParametersSince'>): boolean {
+  return realm.featureLevel >= (route.ignoredParametersSince ?? BEHAVIOURS.ignoredParametersUnsupported);
+}
+
+/** general.ignored-parameters-listed: every parameter the operation did not read. */
+function ignoredParametersListed(ignored: string[]): string[] {
+  return ignored;
+}
+
+/** general.authentication-required: the account whose email it is, if the API key is that account's. */
+function userOfCredentials(realm: Realm, email: string, apiKey: string): User | undefined {
+  const user = realm.usersByEmail.get(email);
+  return user !== undefined && user.apiKey === apiKey ? user : undefined;
+}
+
+export const HTTP_RULES = { successEnvelope, listsIgnoredParameters, ignoredParametersListed, userOfCredentials };
+
+function send(realm: Realm, res: ServerResponse, status: number, body: Record<string, unknown>): void {
+  let text = Object.isFrozen(body) ? textOnce.get(body) : undefined;
+  if (text === undefined) {
+    text = JSON.stringify(body) + '\n';
+    if (Object.isFrozen(body)) textOnce.set(body, text);
+  }
+  const second = Math.floor(realm.dialect.httpDateTime(realm));
+  // Node's own Date header tells the machine's second; the realm's clock may be ahead of it.
+  if (second === Math.floor(Date.now() / 1000)) res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  else {
+    res.sendDate = false;
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), Date: httpDate(second) });
+  }
+  setImmediate(finishAnswer, res, res.req.method === 'HEAD' ? undefined : text);
+}
+
+/**
+ * Answers are written once the event loop has handled all it has read in this turn, together:
+ * under load, a client's side is then woken once per turn rather than once per answer.
+ */
+function finishAnswer(res: ServerResponse, body: string | Buffer | undefined): void {
+  res.end(body);
+}
+
+let lastDate = { second: NaN, text: '' };
+function httpDate(second: number): string {
+  if (second !== lastDate.second) lastDate = { second, text: new Date(second * 1000).toUTCString() };
+  return lastDate.text;
+}
+
+// ---- Authentication ----------------------------------------------------------------------
+
+/** Authorization headers already checked, per realm: API keys do not change while it runs. */
+const authenticated = new WeakMap<Realm, Map<string, User>>();
+
+function unauthorized(msg: string): JsonError {
+  return new JsonError(msg, 401, 'UNAUTHORIZED');
+}
+
+export function authenticate(realm: Realm, req: IncomingMessage): User {
+  const header = req.headers.authorization;
+  if (!header) throw unauthorized('Not logged in: API authentication or user session required');
+  let known = authenticated.get(realm);
+  if (!known) authenticated.set(realm, (known = new Map()));
+  let user = known.get(header);
+  if (!user) {
+    user = checkBasicCredentials(realm, header);
+    if (known.size < 1000) known.set(header, user);
+  }
+  return user;
+}
+
+function checkBasicCredentials(realm: Realm, header: string): User {
+  const [scheme, encoded] = header.trim().split(/\s+/, 2);
+  if (scheme?.toLowerCase() !== 'basic' || !encoded) throw unauthorized('This endpoint requires HTTP basic authentication.');
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw unauthorized('Invalid authorization header for basic auth');
+  const email = decoded.slice(0, colon).trim().toLowerCase();
+  const apiKey = decoded.slice(colon + 1).trim();
+  if (!/^[A-Za-z0-9]{32}$/.test(apiKey)) throw unauthorized('Malformed API key');
+  const user = realm.rules.userOfCredentials(realm, email, apiKey);
+  if (!user) throw new JsonError('Invalid API key', 401, 'INVALID_API_KEY');
+  return user;
+}
+
+function authenticateIfPresent(realm: Realm, req: IncomingMessage): User | null {
+  try {
+    return req.headers.authorization ? authenticate(realm, req) : null;
+  } catch {
+    // Unauthenticated endpoints ignore credentials, good or bad, as Zulip's do.
+    return null;
+  }
+}
+
+// ---- Bodies --------------------------------------------------------------------------------
+
+interface Body {
+  fields: Map<string, string>;
+  files: UploadedFile[];
+}
+
+const tooLarge = () => new JsonError('Request body too large', 413);
+
+/** Reads and drops the rest of a refused body, up to LIMITS.drainBytes, then closes the connection. */
+function drain(req: IncomingMessage): void {
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LIMITS.drainBytes) req.socket.destroy();
+  });
+  req.resume();
+}
+
+type BodyCallback = (failure: JsonError | null, body: Body | null) => void;
+
+export function readBody(req: IncomingMessage, realm: Realm, done: BodyCallback): void {
+  // A request that declares no body has none to wait for (Node drops what is left when the answer ends).
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return done(null, { fields: new Map(), files: [] });
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > bodyLimit(realm)) return done(tooLarge(), null);
+  if (type.startsWith('multipart/form-data')) return readMultipart(req, realm, done);
+  // Zulip reads parameters from urlencoded and multipart bodies only; any other body is ignored.
+  const form = type.startsWith('application/x-www-form-urlencoded');
+  readAll(req, form ? LIMITS.fieldBytes : bodyLimit(realm), (failure, bytes) => {
+    if (failure) return done(failure, null);
+    let fields: Map<string, string>;
+    try {
+      fields = form ? formFields(bytes!) : new Map();
+    } catch (error) {
+      return done(error as JsonError, null);
+    }
+    done(null, { fields, files: [] });
+  });
+}
+
+function formFields(bytes: Buffer): Map<string, string> {
+  const fields = new Map<string, string>();
+  let count = 0;
+  for (const pair of bytes.toString('utf8').split('&')) {
+    if (pair === '') continue;
+    if (++count > LIMITS.fields) throw new JsonError(`Too many fields (limit: ${LIMITS.fields})`, 413);
+    const equals = pair.indexOf('=');
+    fields.set(formDecoded(equals < 0 ? pair : pair.slice(0, equals)), equals < 0 ? '' : formDecoded(pair.slice(equals + 1)));
+  }
+  return fields;
+}
+
+/**
+ * A name or value of an urlencoded body, as URLSearchParams decodes it ('+' is a space, %XX a
+ * byte of UTF-8), without its slower parse of the whole body; a malformed escape is left to it.
+ */
+export function formDecoded(text: string): string {
+  const spaced = text.includes('+') ? text.replaceAll('+', ' ') : text;
+  if (!spaced.includes('%')) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return new URLSearchParams(`x=${text}`).get('x')!;
+  }
+}
+
+function readAll(req: IncomingMessage, limit: number, done: (failure: JsonError | null, bytes: Buffer | null) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const settle = (failure: JsonError | null, bytes: Buffer | null) => {
+    if (settled) return;
+    settled = true;
+    chunks.length = 0;
+    done(failure, bytes);
+  };
+  req.on('data', (chunk: Buffer) => {
+    if (settled) return;
+    size += chunk.length;
+    if (size > limit) settle(tooLarge(), null);
+    else chunks.push(chunk);
+  });
+  req.on('end', () => settle(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  req.on('error', (error) => settle(new JsonError(`Malformed request body: ${error.message}`), null));
+}
+
+/** busboy's limits for a realm; busboy signals a file that reaches fileSize, so one byte over the limit is the first refused. */
+const multipartLimitsByRealm = new WeakMap<Realm, busboy.Limits>();
+function multipartLimits(realm: Realm): busboy.Limits {
+  let limits = multipartLimitsByRealm.get(realm);
+  if (!limits) {
+    const files = realm.rules.filePartsAllowed();
+    limits = { fieldSize: LIMITS.fieldBytes, fields: LIMITS.fields, files, fileSize: realm.rules.largestEmojiFile(realm) + 1, parts: LIMITS.fields + files };
+    multipartLimitsByRealm.set(realm, limits);
+  }
+  return limits;
+}
+
+/**
+ * A multipart body through busboy, within the limits. A file over the realm's limit is refused at
+ * once: no more of it is buffered, and the answer goes out before the rest of the body is read.
+ */
+function readMultipart(req: IncomingMessage, realm: Realm, done: BodyCallback): void {
+  const fields = new Map<string, string>();
+  const files: UploadedFile[] = [];
+  let failure: JsonError | null = null;
+  let settled = false;
+  const fail = (error: JsonError) => {
+    failure ??= error;
+  };
+  const stop = (error: JsonError) => {
+    if (settled) return;
+    settled = true;
+    req.removeListener('data', write);
+    error.bodyUnread = true;
+    done(error, null);
+  };
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: multipartLimits(realm) });
+  } catch (error) {
+    req.resume();
+    return done(new JsonError(`Malformed multipart body: ${(error as Error).message}`), null);
+  }
+  parser.on('field', (name, value, info) => {
+    if (info.valueTruncated || info.nameTruncated) fail(new JsonError(`Field ${name} is too large`, 413));
+    else fields.set(name, value);
+  });
+  parser.on('file', (field, stream, info) => {
+    const chunks: Buffer[] = [];
+    // A body that ends inside the file errs on the file's stream too: answered as malformed, never thrown.
+    stream.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('limit', () => {
+      chunks.length = 0;
+      stream.resume();
+      stop(new JsonError(`Uploaded file is larger than the allowed limit of ${realm.maxEmojiFileSizeMib} MiB`).otherwise(`The file is larger than ${realm.maxEmojiFileSizeMib} MiB`, 413));
+    });
+    stream.on('end', () => {
+      if (!stream.truncated) files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) });
+    });
+  });
+  parser.on('filesLimit', () => fail(new JsonError('You must upload exactly one file.')));
+  parser.on('fieldsLimit', () => fail(new JsonError(`Too many fields (limit: ${LIMITS.fields})`, 413)));
+  parser.on('partsLimit', () => fail(new JsonError('Too many parts', 413)));
+  parser.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));
+  parser.on('close', () => {
+    if (settled) return;
+    settled = true;
+    done(failure, failure ? null : { fields, files });
+  });
+  // The body streams through the parser, so that no more than the limit is ever held. A
+  // plain write per chunk rather than a pipe: busboy consumes each chunk as it is written.
+  let size = 0;
+  const write = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > bodyLimit(realm)) stop(tooLarge());
+    else parser.write(chunk);
+  };
+  req.on('data', write);
+  req.on('end', () => settled || parser.end());
+}

@@ -1,0 +1,281 @@
+// Messages as the organization holds them: sending to a channel or to users, each recipient's
+// own flags, who may read one, mentions and alert words, rendering. In Zulip's shapes; the spec's
+// flag table says what each flag means. The endpoints that send and read them are support/messages.ts.
+
+import { listening, sendEvent } from './events.js';
+import { has } from './levels.js';
+import {
+  FLAG_BITS, IdMap, type Channel, type ChannelId, type Mentions, type Message, type MessageId, type NewMessageFlags, type Realm, type Recipient, type User, type UserId,
+} from './model.js';
+import { JsonError } from './params.js';
+import { truncateTopic } from './text.js';
+
+// ---- Access ---------------------------------------------------------------------------------
+
+/** Whether the user may read the message: received it, or may see the channel's history. */
+export function messageIsAccessible(realm: Realm, user: User, message: Message): boolean {
+  if (message.userFlags.has(user.id)) return true;
+  if (message.recipient.type === 'private') return false;
+  const channel = realm.channels.get(message.recipient.channelId)!;
+  if (channel.inviteOnly) return channel.subscribers.has(user.id) && channel.historyPublicToSubscribers;
+  return user.role !== 'guest' || channel.subscribers.has(user.id);
+}
+
+export function findAccessibleMessage(realm: Realm, user: User, id: number): Message {
+  const message = realm.messages.get(id as MessageId);
+  if (!message || !messageIsAccessible(realm, user, message)) throw new JsonError('Invalid message(s)');
+  return message;
+}
+
+// ---- Flags as the API names them ------------------------------------------------------------
+
+/** The flag names of a user's copy, by the feature level's names for the wildcard flags. */
+export function flagNames(realm: Realm, bits: number): string[] {
+  const names: string[] = [];
+  const set = (name: keyof typeof FLAG_BITS) => (bits & FLAG_BITS[name]) !== 0;
+  for (const name of ['read', 'starred', 'collapsed', 'mentioned'] as const) if (set(name)) names.push(name);
+  const wildcard = set('stream_wildcard_mentioned') || set('topic_wildcard_mentioned');
+  if (realm.rules.splitsWildcardFlags(realm)) {
+    if (set('stream_wildcard_mentioned')) names.push('stream_wildcard_mentioned');
+    if (set('topic_wildcard_mentioned')) names.push('topic_wildcard_mentioned');
+  }
+  // wildcard_mentioned: deprecated at level 224, still sent for older clients.
+  if (wildcard) names.push('wildcard_mentioned');
+  if (set('has_alert_word')) names.push('has_alert_word');
+  if (set('historical')) names.push('historical');
+  return names;
+}
+
+/** A user's flags on a message; one not in the user's history reads as read and historical. */
+export function userFlagBits(message: Message, user: User): number {
+  return message.userFlags.get(user.id) ?? FLAG_BITS.read | FLAG_BITS.historical;
+}
+
+// ---- Mentions -------------------------------------------------------------------------------
+
+const STREAM_WILDCARDS = ['all', 'everyone', 'stream'];
+
+
+/** Zulip's mention syntax: @**Name**, @**Name|id**, @**|id**, @*group*; @_ makes it silent. */
+export function findMentions(realm: Realm, content: string): Mentions {
+  const mentions: Mentions = { users: new Set(), streamWildcard: false, topicWildcard: false };
+  const pattern = /(?:^|(?<=[\s'"({[/<]))@(_?)(\*\*([^*]+)\*\*|\*([^*]+)\*)/g;
+  for (const match of content.matchAll(pattern)) {
+    if (realm.rules.isSilentMention(match[1]!)) continue;
+    const userText = match[3];
+    const groupText = match[4];
+    if (groupText !== undefined) {
+      const group = realm.userGroups.find((candidate) => candidate.name.toLowerCase() === groupText.toLowerCase());
+      group?.members.forEach((id) => mentions.users.add(id));
+      continue;
+    }
+    const text = userText!.trim();
+    const wildcard = text.toLowerCase();
+    if (STREAM_WILDCARDS.includes(wildcard) || (wildcard === 'channel' && realm.featureLevel >= 247)) {
+      mentions.streamWildcard = true;
+    } else if (wildcard === 'topic') {
+      mentions.topicWildcard = true;
+    } else {
+      const user = mentionedUser(realm, text);
+      if (user) mentions.users.add(user.id);
+    }
+  }
+  return mentions;
+}
+
+/** Whether one of the user's alert words stands in the content as a word, in any case. */
+export function containsAlertWord(realm: Realm, user: User, content: string): boolean {
+  const text = realm.rules.alertWordForm(content);
+  return user.alertWords.some((word) => {
+    const needle = realm.rules.alertWordForm(word);
+    let from = 0;
+    for (let at = text.indexOf(needle, from); at >= 0; at = text.indexOf(needle, from)) {
+      const before = text[at - 1];
+      const after = text[at + needle.length];
+      if (!(before && /[\p{L}\p{N}_]/u.test(before)) && !(after && /[\p{L}\p{N}_]/u.test(after))) return true;
+      from = at + 1;
+    }
+    return false;
+  });
+}
+
+// ---- Rules ------------------------------------------------------------------------------
+
+/** flags.wildcard-mentioned-before-224: the split wildcard flags exist from level 224. */
+function splitsWildcardFlags(realm: Realm): boolean {
+  return has(realm.featureLevel, 'splitWildcardMentionFlags');
+}
+
+/** flags.mention-flags: @_ makes a mention silent: it sets no flag. */
+function isSilentMention(marker: string): boolean {
+  return marker === '_';
+}
+
+/** flags.alert-word-flag: alert words match in any case. */
+function alertWordForm(text: string): string {
+  return text.toLowerCase();
+}
+
+
+/** flags.messages-start-unread; flags.wildcard-mention-flags: a recipient's flags on a new message. */
+function flagsOfNewMessage({ read, mentioned, inChannel, mentions, alertWord }: NewMessageFlags): number {
+  let bits = 0;
+  if (read) bits |= FLAG_BITS.read;
+  if (mentioned) bits |= FLAG_BITS.mentioned;
+  if (inChannel && mentions.streamWildcard) bits |= FLAG_BITS.stream_wildcard_mentioned;
+  if (inChannel && mentions.topicWildcard) bits |= FLAG_BITS.topic_wildcard_mentioned;
+  if (alertWord) bits |= FLAG_BITS.has_alert_word;
+  return bits;
+}
+
+/** general.message-rendering: GET /messages/{id} renders content unless asked for the raw text. */
+function rendersByDefault(): boolean {
+  return true;
+}
+
+export const MESSAGE_RULES = { splitsWildcardFlags, isSilentMention, alertWordForm, flagsOfNewMessage, rendersByDefault };
+
+// ---- Sending --------------------------------------------------------------------------------
+
+export function recipientUserIds(realm: Realm, message: { senderId: UserId; recipient: Recipient }): Set<UserId> {
+  if (message.recipient.type === 'private') return new Set(message.recipient.userIds);
+  const channel = realm.channels.get(message.recipient.channelId)!;
+  return new Set([...channel.subscribers, message.senderId]);
+}
+
+export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, content: string, readBySender: boolean, client = 'API', sentAt = realm.clock.now()): Message {
+  const message: Message = {
+    id: realm.nextId('message') as MessageId,
+    senderId: sender.id,
+    recipient,
+    content,
+    timestamp: Math.floor(sentAt),
+    client,
+    userFlags: new IdMap(),
+  };
+  const mentions = findMentions(realm, content);
+  const inChannel = recipient.type === 'stream';
+  const channel = inChannel ? realm.channels.get(recipient.channelId)! : null;
+  for (const userId of recipientUserIds(realm, message)) {
+    // Messages start unread, except the sender's own when sent read (a non-API client), and
+    // one the sender gets in a channel they are not subscribed to (the unread invariant).
+    const senderReads = userId === sender.id && (readBySender || (channel !== null && !channel.subscribers.has(userId)));
+    const alertWord = userId !== sender.id && containsAlertWord(realm, realm.users.get(userId)!, content);
+    message.userFlags.set(userId, realm.rules.flagsOfNewMessage({ read: senderReads, mentioned: mentions.users.has(userId), inChannel, mentions, alertWord }));
+  }
+  realm.messages.set(message.id, message);
+  for (const [userId, bits] of message.userFlags) {
+    if (listening(realm, 'message', [userId])) sendEvent(realm, { type: 'message', message: messageDict(realm, message), flags: flagNames(realm, bits) }, [userId]);
+  }
+  return message;
+}
+
+/** general.message-rendering: the dialect renders content as HTML. */
+export function renderContent(realm: Realm, content: string): string {
+  return realm.dialect.renderContent(realm, content);
+}
+
+/**
+ * Zulip's HTML for the basics of its Markdown: paragraphs and line breaks, **strong**,
+ * *emphasis*, ~~strike~~, `code`, links, and user mentions; anything else stays text.
+ */
+export function renderZulipMarkdown(realm: Realm, content: string): string {
+  return content
+    .split(/\n[ \t]*\n+/)
+    .filter((paragraph) => paragraph.trim() !== '')
+    .map((paragraph) => `<p>${renderInline(realm, paragraph.trim()).replace(/\n/g, '<br>\n')}</p>`)
+    .join('\n');
+}
+
+export const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+
+/** Inline markup: code spans first (nothing inside them is markup), then the rest. */
+function renderInline(realm: Realm, text: string): string {
+  return text.split(/(`[^`\n]+`)/).map((piece, index) => {
+    if (index % 2 === 1) return `<code>${escapeHtml(piece.slice(1, -1))}</code>`;
+    return escapeHtml(piece)
+      .replace(/(^|[\s(])(https?:\/\/[^\s<"]+[^\s<".,;:!?)])/g, '$1<a href="$2">$2</a>')
+      .replace(/(^|[\s'(])@(_?)\*\*([^*]+)\*\*/g, (whole, before: string, silent: string, name: string) => {
+        const user = mentionedUser(realm, name);
+        if (!user) return whole;
+        return `${before}<span class="user-mention${silent ? ' silent' : ''}" data-user-id="${user.id}">${silent ? '' : '@'}${escapeHtml(user.fullName)}</span>`;
+      })
+      .replace(/\*\*(?=\S)([^*]+?)\*\*/g, '<strong>$1</strong>')
+      .replace(/(^|[^*\w])\*(?=\S)([^*]+?)\*(?![*\w])/g, '$1<em>$2</em>')
+      .replace(/~~(?=\S)([^~]+?)~~/g, '<del>$1</del>');
+  }).join('');
+}
+
+function mentionedUser(realm: Realm, text: string): User | undefined {
+  const [name, id] = text.split('|');
+  if (id !== undefined && /^\d+$/.test(id.trim())) return realm.users.get(Number(id) as UserId);
+  return [...realm.users.values()].find((candidate) => candidate.fullName.toLowerCase() === name!.trim().toLowerCase());
+}
+
+/** A message as Zulip's API shows it; content rendered unless the client asks for the raw text. */
+export function messageDict(realm: Realm, message: Message, applyMarkdown = false): Record<string, unknown> {
+  const sender = realm.users.get(message.senderId)!;
+  const base = {
+    id: message.id,
+    sender_id: sender.id,
+    sender_full_name: sender.fullName,
+    sender_email: sender.email,
+    sender_realm_str: '',
+    content: applyMarkdown ? renderContent(realm, message.content) : message.content,
+    content_type: applyMarkdown ? 'text/html' : 'text/x-markdown',
+    timestamp: message.timestamp,
+    client: message.client,
+    is_me_message: false,
+    reactions: [],
+    submessages: [],
+    topic_links: [],
+    avatar_url: null,
+  };
+  if (message.recipient.type === 'stream') {
+    const channel = realm.channels.get(message.recipient.channelId)!;
+    return { ...base, type: 'stream', stream_id: channel.id, display_recipient: channel.name, subject: message.recipient.topic, recipient_id: channel.id };
+  }
+  const participants = message.recipient.userIds.map((id) => realm.users.get(id)!).sort((a, b) => a.email.localeCompare(b.email));
+  return {
+    ...base,
+    type: 'private',
+    subject: '',
+    recipient_id: 0,
+    display_recipient: participants.map((user) => ({ id: user.id, email: user.email, full_name: user.fullName, is_mirror_dummy: false })),
+  };
+}
+
+// ---- Operations ------------------------------------------------------------------------------
+
+/** A channel message's topic: stripped; the empty topic's other names from level 370; truncated. */
+export function checkChannelTopic(realm: Realm, given: string | undefined): string {
+  if (given === undefined) throw new JsonError('Missing topic');
+  let topic = given.trim();
+  if (has(realm.featureLevel, 'noTopicMeansEmptyTopic') && isEmptyTopicName(realm, topic)) topic = '';
+  if (topic === '' && !has(realm.featureLevel, 'emptyTopicNames')) throw new JsonError("Topic can't be empty!");
+  if (topic.includes('\0')) throw new JsonError('Topic must not contain null bytes');
+  return truncateTopic(topic, realm.settings.maxTopicLength);
+}
+
+/** "(no topic)", "" and the organization's empty-topic display name (which exists from level 334). */
+export function isEmptyTopicName(realm: Realm, topic: string): boolean {
+  return topic === '' || topic === '(no topic)' || (has(realm.featureLevel, 'emptyTopicNames') && topic === realm.settings.emptyTopicDisplayName);
+}
+
+/** A channel the sender may post to, by ID. */
+export function checkChannelId(realm: Realm, sender: User, id: number): Channel {
+  const channel = realm.channels.get(id as ChannelId);
+  if (!channel || channel.isArchived || (channel.inviteOnly && !channel.subscribers.has(sender.id))) {
+    throw new JsonError(`Channel with ID '${id}' does not exist`, 400, 'STREAM_DOES_NOT_EXIST', { stream_id: id }).otherwise(`No channel has ID ${id}`);
+  }
+  return channel;
+}
+
+/** Direct message participants by user ID, the sender included, sorted and without duplicates. */
+export function checkDirectRecipientIds(realm: Realm, sender: User, ids: readonly number[]): UserId[] {
+  for (const id of ids) {
+    if (!realm.users.has(id as UserId)) throw new JsonError(`Invalid user ID ${id}`).otherwise(`There is no user with ID ${id}`);
+  }
+  return [...new Set([sender.id, ...(ids as UserId[])])].sort((a, b) => a - b);
+}
+
