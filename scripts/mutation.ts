@@ -169,7 +169,10 @@ export function scoreArea(area: string, source: string, verdicts: readonly Verdi
   };
 }
 
-function markdown(scores: readonly AreaScore[], runs: number): string {
+/** The goal of each area's must-only score (issue 42): reported against, never reached by listing survivors. */
+export const MUST_GOAL = 90;
+
+function markdown(scores: readonly AreaScore[], runs: number, unmeasured: readonly string[]): string {
   const lines = [
     '# Mutation scores of the reference',
     '',
@@ -192,9 +195,12 @@ function markdown(scores: readonly AreaScore[], runs: number): string {
     'it, or when it stands outside the spec. Mutants in the alternate dialect\'s words for an error (`.otherwise(…)`), which',
     'no check reads, are counted apart.',
     '',
+    `The goal is ${MUST_GOAL}% must only in every area; an area under it says so.`,
+    '',
     '| area | mutants | alternate\'s words | outside the spec | equivalent | open point | must only | with decisions |',
     '|---|---|---|---|---|---|---|---|',
-    ...scores.map((score) => `| ${score.area} | ${score.mutants} | ${score.machinery} | ${score.outside} | ${score.equivalent} | ${score.open} | ${score.mustKilled} of ${score.mustKilled + score.mustSurvived.length}: **${score.mustScore}%** | ${score.killed} of ${score.killed + score.survived.length}: ${score.score}% |`),
+    ...scores.map((score) => `| ${score.area} | ${score.mutants} | ${score.machinery} | ${score.outside} | ${score.equivalent} | ${score.open} | ${score.mustKilled} of ${score.mustKilled + score.mustSurvived.length}: **${score.mustScore}%**${score.mustScore < MUST_GOAL ? ` (under ${MUST_GOAL}%)` : ''} | ${score.killed} of ${score.killed + score.survived.length}: ${score.score}% |`),
+    ...unmeasured.map((area) => `| ${area} | not measured: no verdicts for the module as built now (\`npm run mutation -- ${area}\`) | | | | | | |`),
     '',
   ];
   const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0, 120);
@@ -235,17 +241,20 @@ interface StrykerMutant {
 export const readEquivalents = (): Equivalent[] => JSON.parse(readFileSync(EQUIVALENTS_FILE, 'utf8'));
 export const readVerdicts = (): AreaVerdicts[] => (existsSync(VERDICTS_FILE) ? JSON.parse(readFileSync(VERDICTS_FILE, 'utf8')) : []);
 
-/** Scores of every area whose verdicts were recorded for its module as built now (the test names the others), from the files as they stand. */
-export function scoresOfRecord(): { scores: AreaScore[]; runs: number } {
+/** Whether verdicts were recorded for the area's module as built now. */
+export const isCurrent = (entry: AreaVerdicts) => hashOf(readFileSync(`dist/reference/operations/${entry.area}.js`, 'utf8')) === entry.module;
+
+/** Scores of every area whose verdicts were recorded for its module as built now, and the areas without, from the files as they stand. */
+export function scoresOfRecord(): { scores: AreaScore[]; runs: number; unmeasured: string[] } {
   const equivalents = readEquivalents();
-  const recorded = readVerdicts().filter((entry) => hashOf(readFileSync(`dist/reference/operations/${entry.area}.js`, 'utf8')) === entry.module);
+  const recorded = readVerdicts().filter(isCurrent);
   const scores = recorded.map((entry) => scoreArea(entry.area, readFileSync(`dist/reference/operations/${entry.area}.js`, 'utf8'), entry.verdicts, equivalents));
-  return { scores, runs: recorded[0]?.runs ?? 10 };
+  return { scores, runs: recorded[0]?.runs ?? 10, unmeasured: AREAS.filter((area) => !recorded.some((entry) => entry.area === area)) };
 }
 
 export const markdownOfRecord = () => {
-  const { scores, runs } = scoresOfRecord();
-  return markdown(scores, runs);
+  const { scores, runs, unmeasured } = scoresOfRecord();
+  return markdown(scores, runs, unmeasured);
 };
 
 function main(): number {
@@ -258,7 +267,8 @@ function main(): number {
     }
   }
   const runs = Number(values.runs ?? 10);
-  const recorded = new Map(readVerdicts().map((entry) => [entry.area, entry]));
+  // Verdicts of a module that has changed since are no one's: they are dropped, and the area is named unmeasured.
+  const recorded = new Map(readVerdicts().filter(isCurrent).map((entry) => [entry.area, entry]));
   mkdirSync('reports', { recursive: true });
   for (const area of values.rescore ? [] : areas) {
     const module = `dist/reference/operations/${area}.js`;
