@@ -220,13 +220,14 @@ export function selfTests(part: SelfTestPart): void {
 
     test('a target whose worker does not deliver in time: the delivery rules skip, naming the wait, and nothing is left scheduled', async () => {
       let reference!: RunningReference;
-      const report = await suiteAgainstReference({ hideClock: true }, 2, 'reminders.*', { deliveryWait: 1 }, (started) => {
+      // A wait of a few seconds: under a loaded machine, a reminder asked for one second ahead may reach the target after its time.
+      const report = await suiteAgainstReference({ hideClock: true }, 2, 'reminders.*', { deliveryWait: 3 }, (started) => {
         reference = started;
         started.realm.deliveryWorkers.length = 0;
       });
       const delivered = report.rules.find((result) => result.id === 'reminders.delivered-to-self')!;
-      assert.is(delivered.status, 'skip');
-      assert.match(delivered.message, /no scheduled message within 1 s .*--delivery-wait 1/);
+      assert.is(delivered.status, 'skip', delivered.message);
+      assert.match(delivered.message, /no scheduled message within 3 s .*--delivery-wait 3/);
       assert.equal([...reference.realm.scheduledMessages.values()].map((scheduled) => scheduled.content), []);
       assert.is(reference.realm.reminders.size, 0);
     });
