@@ -131,7 +131,8 @@ test('through a proxy that answers 502 to 1 request in 60 and resets 1 in 120, a
   const resynced = faulty.report.rules.reduce((sum, rule) => sum + (rule.resynced ?? 0), 0);
   console.log(`  ${faulty.report.transients} transient faults met in ${faulty.report.requests} requests; ${dropped} cases dropped, ${resynced} models read again; ${differing.length} of ${before.size} must verdicts differ${differing.length ? `:\n    ${differing.join('\n    ')}` : ''}`);
   assert.equal(opposite, []);
-  const unexplained = differing.filter((line) => !/error through the proxy \((GET|POST|PATCH|DELETE|PUT) \S+: .*\)/.test(line));
+  // The request may open the message, or close it where cases it made unknowable were dropped ("…; the last: POST /reminders: …").
+  const unexplained = differing.filter((line) => !/error through the proxy \(.*\b(GET|POST|PATCH|DELETE|PUT) \/\S+: .*\)/.test(line));
   assert.equal(unexplained, []);
   assert.ok(differing.length <= before.size * 0.08, `${differing.length} of ${before.size} must verdicts differ`);
   assert.ok(faulty.report.transients > 20, 'the proxy injected faults');
