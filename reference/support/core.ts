@@ -12,39 +12,46 @@ import { JsonError, checkString, missingArgument } from '../model/params.js';
 const HEARTBEAT_SECONDS = Number(process.env.TEAMCHAT_HEARTBEAT_SECONDS ?? 50);
 
 /** The answer of GET /server_settings, frozen (the HTTP layer then sends its text as made once), with what it was made of. */
-const serverSettingsOf = new WeakMap<Realm, { readonly url: string; readonly name: string; readonly clockHidden: boolean; readonly maxEmojiFileSizeMib: number; readonly answer: Readonly<Record<string, unknown>> }>();
+/** All GET /server_settings answers from: the builder reads nothing else, so the answer made for them stands while they do. */
+function serverSettingsInputs(realm: Realm) {
+  return { featureLevel: realm.featureLevel, url: realm.url, name: realm.settings.name, clockHidden: realm.clockHidden, maxEmojiFileSizeMib: realm.maxEmojiFileSizeMib };
+}
+type ServerSettingsInputs = ReturnType<typeof serverSettingsInputs>;
+
+const serverSettingsOf = new WeakMap<Realm, { readonly inputs: ServerSettingsInputs; readonly answer: Readonly<Record<string, unknown>> }>();
 
 export function getServerSettings({ realm }: Request) {
+  const inputs = serverSettingsInputs(realm);
   const made = serverSettingsOf.get(realm);
-  if (made && made.url === realm.url && made.name === realm.settings.name && made.clockHidden === realm.clockHidden && made.maxEmojiFileSizeMib === realm.maxEmojiFileSizeMib) return made.answer;
-  const answer = Object.freeze(serverSettings(realm));
-  serverSettingsOf.set(realm, { url: realm.url, name: realm.settings.name, clockHidden: realm.clockHidden, maxEmojiFileSizeMib: realm.maxEmojiFileSizeMib, answer });
+  if (made && (Object.keys(inputs) as Array<keyof ServerSettingsInputs>).every((name) => made.inputs[name] === inputs[name])) return made.answer;
+  const answer = Object.freeze(serverSettings(inputs));
+  serverSettingsOf.set(realm, { inputs, answer });
   return answer;
 }
 
-function serverSettings(realm: Realm): Record<string, unknown> {
-  const version = ZULIP_VERSION_FOR_LEVEL(realm.featureLevel);
+function serverSettings({ featureLevel, url, name, clockHidden, maxEmojiFileSizeMib }: ServerSettingsInputs): Record<string, unknown> {
+  const version = ZULIP_VERSION_FOR_LEVEL(featureLevel);
   return {
     authentication_methods: { password: true, dev: false, email: true, ldap: false, remoteuser: false, github: false, azuread: false, gitlab: false, apple: false, google: false, saml: false, 'openid connect': false },
     zulip_version: version,
     zulip_merge_base: version,
-    zulip_feature_level: realm.featureLevel,
+    zulip_feature_level: featureLevel,
     push_notifications_enabled: false,
     is_incompatible: false,
     email_auth_enabled: true,
     require_email_format_usernames: true,
-    realm_uri: realm.url,
-    ...(hasShape(realm.featureLevel, 'realmUrl') ? { realm_url: realm.url } : {}),
-    realm_name: realm.settings.name,
+    realm_uri: url,
+    ...(hasShape(featureLevel, 'realmUrl') ? { realm_url: url } : {}),
+    realm_name: name,
     realm_icon: '',
     realm_description: '',
     realm_web_public_access_enabled: false,
     external_authentication_methods: [],
-    ...(realm.clockHidden ? {} : { reference_clock: true }),
+    ...(clockHidden ? {} : { reference_clock: true }),
     // POST /reference/api_key: the suite may act as a user it created with POST /users.
     reference_api_keys: true,
     // MAX_EMOJI_FILE_SIZE_MIB, which Zulip does not report.
-    max_emoji_file_size_mib: realm.maxEmojiFileSizeMib,
+    max_emoji_file_size_mib: maxEmojiFileSizeMib,
   };
 }
 
