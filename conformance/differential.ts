@@ -20,10 +20,16 @@ export async function runDifferential(target: SuiteOptions, compare: SuiteOption
     onNoise?.(again);
     const second = await runSuite({ ...target, ...differential, only: again.join(','), onResult: undefined, onStart: undefined, onProbed: undefined, shard: undefined });
     const secondById = new Map(second.rules.map((result) => [result.id, result]));
+    const firstById = new Map(first.rules.map((result) => [result.id, result]));
+    // The IDs of the two runs of the target correspond once, for every rule: learnt once.
+    const known = correspondence(first, second);
     for (const id of again) {
-      const one = first.rules.find((result) => result.id === id);
+      // A comparison of many exchanges yields between rules: Ctrl-C and SIGTERM are answered.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (target.interrupted?.()) break;
+      const one = firstById.get(id as RuleId);
       const two = secondById.get(id as RuleId);
-      if (one && two) for (const key of noiseOf(one, two, correspondence(first, second))) noise.add(key);
+      if (one && two) for (const key of noiseOf(one, two, known)) noise.add(key);
     }
   }
   const differences = differencesOf(first, other, noise);

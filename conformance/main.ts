@@ -6,7 +6,7 @@
 // (the verdict is incomplete); 2: the run could not be made.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -292,6 +292,9 @@ async function main(): Promise<number> {
     if (compareLevel !== undefined && (compareLevel < 1 || compareLevel > newest)) throw new UsageError(`--compare-level takes a feature level from 1 to ${newest}`);
     if (values['sweep-only'] || values.replay !== undefined || values.shuffle) throw new UsageError('--compare runs the same cases against two servers: it does not go with --sweep-only, --replay or --shuffle');
   }
+  // Every file the run will write is checked before its first request: a folder that does not
+  // exist yet is made, one that cannot be written is said in one line, and nothing is sent.
+  for (const option of ['json', 'junit', 'html', 'journal', 'ambiguities'] as const) if (values[option] !== undefined && !(option === 'json' && values[option] === '-')) writable(values[option]!, `--${option}`);
   const dialectSeed = dialect === 'random' ? wholeNumber(values['reference-dialect-seed'], 'reference-dialect-seed') ?? seed : undefined;
   if (!target) {
     embedded = await startEmbeddedReference(referenceLevel, dialect, {}, dialectSeed);
@@ -334,6 +337,7 @@ async function main(): Promise<number> {
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
+  endWithParent(interrupt);
   // Off a terminal, a line at least every five seconds while one rule runs long.
   let current: { id: string; index: number; total: number; since: number } | null = null;
   let skippedDecisions = 0;
@@ -369,7 +373,8 @@ async function main(): Promise<number> {
       journal,
       onProbed: started,
       profilePath: values.profile,
-      reference: embedded ? { feature_level: embedded.featureLevel, dialect, ...(dialectSeed !== undefined ? { dialect_seed: dialectSeed } : {}) } : null,
+      // The embedded reference's seeded faults (TEAMCHAT_FAULTS, which it inherits) are part of what was checked: its replay line sets them again.
+      reference: embedded ? { feature_level: embedded.featureLevel, dialect, ...(dialectSeed !== undefined ? { dialect_seed: dialectSeed } : {}), ...(process.env.TEAMCHAT_FAULTS ? { faults: process.env.TEAMCHAT_FAULTS } : {}) } : null,
       requestCount: (count) => (progress = count),
       onStart: (id, index, total) => {
         current = { id, index, total, since: Date.now() };
@@ -451,11 +456,15 @@ async function compareRun(args: CompareArguments): Promise<number> {
       compareCredentials = credentialsFrom(readJson<Profile>(values['compare-profile'], 'profile'));
     }
     const interruptedFlag = { value: false };
-    process.on('SIGINT', () => {
+    // Ctrl-C, SIGTERM (a CI job cancelled) or npm's end: the comparison yields to them (differential.ts).
+    const interrupt = () => {
       if (interruptedFlag.value) process.exit(130);
       interruptedFlag.value = true;
       process.stderr.write('\ninterrupted: finishing the current checks, then cleaning up (Ctrl-C again to stop at once)\n');
-    });
+    };
+    process.on('SIGINT', interrupt);
+    process.on('SIGTERM', interrupt);
+    endWithParent(interrupt);
     const side = (url: string, sideCredentials: Record<Role, Credentials>, isEmbedded: boolean, reference: Report['reference']) => ({
       target: url, credentials: sideCredentials, embedded: isEmbedded, seed, runs, only: values.only ?? null, replayPath: null, decisions: true, rate: args.rate, timeoutMs: args.timeoutMs,
       eventWaitMs: wholeNumber(values['event-wait'], 'event-wait') ?? (isEmbedded ? 300 : 2000), expectations: args.expectations,
@@ -488,6 +497,7 @@ const summaryLine = (summary: Report['summary']) => `${summary.pass} pass, ${sum
 function merge(files: string[], values: { json?: string; junit?: string; html?: string; quiet?: boolean }): number {
   const outputs = [values.json, values.junit, values.html].filter((file) => file !== undefined);
   if (outputs.length === 0) throw new UsageError('--merge-reports writes the merged report: give --json, --junit or --html (or several)');
+  for (const [option, file] of [['--json', values.json], ['--junit', values.junit], ['--html', values.html]] as const) if (file !== undefined) writable(file, option);
   const reports = files.map((file) => readJson<Report>(file, 'shard report'));
   let report: Report;
   try {
@@ -595,6 +605,35 @@ async function undo(file: string, given: string | undefined, profile: Profile, r
     return cleanup.problems.length > 0 ? 1 : 0;
   } finally {
     await client.close();
+  }
+}
+
+/**
+ * Started by npm (npm run conformance, npx), the suite ends when npm does, however npm ended
+ * (SIGKILL included, which npm cannot pass on): its parent changes, and the run is interrupted as
+ * by Ctrl-C, cleaning up before it ends. A second change of nothing: interrupted already.
+ */
+function endWithParent(interrupt: () => void): void {
+  if (process.env.npm_command === undefined && process.env.TEAMCHAT_STOP_WITH_PARENT !== '1') return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.stderr.write('\nthe process that started this run has ended\n');
+    interrupt();
+  }, 250);
+  watch.unref();
+}
+
+/** Makes the folder of a file the run will write, and checks that the file can be written there; a usage error names the option and why. */
+function writable(file: string, option: string): void {
+  try {
+    mkdirSync(dirname(file) || '.', { recursive: true });
+    if (existsSync(file) && statSync(file).isDirectory()) throw new Error('it is a folder');
+    accessSync(existsSync(file) ? file : dirname(file) || '.', constants.W_OK);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'EACCES' ? 'permission denied' : (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'a part of its path is a file, not a folder' : (error as Error).message;
+    throw new UsageError(`${option} ${file}: cannot be written (${reason}); nothing was sent`);
   }
 }
 

@@ -139,6 +139,10 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   // The lease and its witness use a client of their own: their requests stay out of the checks' records.
   const coordination = options.embedded ? null : new Client(options.target, options.credentials, { rate: options.rate, timeoutMs: options.timeoutMs, backoffMs: options.backoffMs, history: 0 });
   const requests = () => client.count + (coordination?.count ?? 0);
+  // What transient faults cost (requests that met one, cases and checks run again after one) is
+  // the network's, not the run's: a smoke run's budget counts the rest.
+  let runContext: Context | null = null;
+  const spent = () => requests() - client.transients - (runContext?.lostToFaults ?? 0);
   options.requestCount?.(requests);
   let lease: Lease | null = null;
   let leaseNote: string | null = options.embedded ? 'not taken: the embedded reference is this run\'s alone' : null;
@@ -149,6 +153,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     probe = await probeTarget(client, { createUsers: options.createUsers ?? false, emojiLimitMib: options.emojiLimitMib, deliveryWait: options.deliveryWait, smoke: options.smoke, deliveries: options.deliveries });
     options.onProbed?.();
     const context = new Context(client, probe, options, prefix, cleanup);
+    runContext = context;
     const matches = ruleMatcher(options.only);
     const matching = options.shard ? shardOf(CHECKS.filter((check) => matches(check.rule)), options.shard) : CHECKS.filter((check) => matches(check.rule));
     // No rule may depend on what an earlier one left: --shuffle shows it, with the run's seed.
@@ -169,11 +174,27 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     let envelope: RuleResult | null = null;
     const conclude = async (check: Check, first: RuleResult) => {
       let result = first;
+      // A transient fault costs a case, never a verdict: where a check met one on a request that
+      // may have taken effect outside any property's cases (the check is then its own one case),
+      // the check is run again from the start, with names of its own, as another case would be
+      // drawn. Neither flaky nor a retry: the network hid an outcome, the server showed nothing.
+      for (let again = 1; result.status === 'error' && result.transient && again <= TRANSIENT_RERUNS && !options.interrupted?.(); again++) {
+        if (options.smoke && overBudget(check, spent(), cleanup.pendingCost, budget) !== null) {
+          result.message = `${result.message} (not run again: the smoke run's budget has no room for it)`;
+          break;
+        }
+        context.lostToFaults += result.requests - (result.faultsMet ?? 0) - (result.lost ?? 0);
+        const rerun = await runCheck(check, context);
+        rerun.requests += result.requests;
+        rerun.rerunAfterTransient = again;
+        if (result.dropped || rerun.dropped) rerun.dropped = (result.dropped ?? 0) + (rerun.dropped ?? 0);
+        result = rerun;
+      }
       // A rule that could not be checked is tried again; one that passes then is flaky, never a
       // plain pass. A server error is always tried once more, and fails the rule if seen again.
       // So is a failure the witness could not tell from another client's change: seen again, it is the server's.
       for (let retry = 0; result.status === 'error' && (retry < (options.retries ?? 0) || (retry === 0 && (result.serverError || result.unclear))) && !options.interrupted?.(); retry++) {
-        if (options.smoke && overBudget(check, requests(), cleanup.pendingCost, budget) !== null) {
+        if (options.smoke && overBudget(check, spent(), cleanup.pendingCost, budget) !== null) {
           result.message = `${result.message} (not run again: the smoke run's budget has no room for it)`;
           break;
         }
@@ -205,7 +226,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       running = check.rule;
       options.onStart?.(check.rule, position.get(check.rule)!, order.length);
       // A smoke run keeps its budget, clean-up included: a rule that would pass it is not begun.
-      const over = options.smoke ? overBudget(check, requests(), cleanup.pendingCost, budget) : null;
+      const over = options.smoke ? overBudget(check, spent(), cleanup.pendingCost, budget) : null;
       if (over !== null && applicability(ruleById(check.rule)!, check, probe!, options) === null) {
         const result = notChecked(check, over);
         results.push(result);
@@ -354,6 +375,9 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
 
 /** A smoke run's requests, at most (CONTRACT: --smoke). */
 export const SMOKE_BUDGET = 1200;
+
+/** How many times a check is run again after transient faults hid a request's outcome: at a tenth of requests lost, a check of 40 unretried requests gets through at least once in ten tries. */
+const TRANSIENT_RERUNS = 10;
 
 /**
  * What the end of a run costs, at most: the steps left to put back or remove, the sweep's

@@ -185,6 +185,24 @@ test('the CI script takes the user\'s paths from the user\'s folder, and a run i
   }
 });
 
+test('the README\'s GitLab set-up: an include of the file this repository has, the clone URL the job requires, the shard jobs it names', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const block = /For GitLab,[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(block, 'the README shows the set-up as YAML');
+  const setUp = parse(block!);
+  assert.ok(existsSync(join(root, setUp.include[0].file)), `the README includes ${setUp.include[0].file}`);
+  const gitlab = parse(readFileSync(join(root, setUp.include[0].file), 'utf8'));
+  assert.ok(Object.keys(gitlab['teamchat-conformance'].variables).includes('TEAMCHAT_CONFORMANCE_REPO'));
+  assert.match(setUp.variables.TEAMCHAT_CONFORMANCE_REPO, /^https:\/\/\S+\.git$/, 'the README sets the clone URL the job requires');
+  for (const job of readme.match(/extends: (\.teamchat-[\w-]+)/g)!.map((text) => text.replace('extends: ', ''))) assert.ok(gitlab[job], `the README names ${job}, which the file has`);
+});
+
+test('the profile the README\'s commands write (--profile-out profile.json), with its API keys, is ignored by git', () => {
+  const ignored = spawnSync('git', ['check-ignore', '--no-index', '-q', 'profile.json', 'some/folder/profile.json'], { cwd: root });
+  if (ignored.error) assert.ok(readFileSync(join(root, '.gitignore'), 'utf8').split('\n').includes('profile.json'), '.gitignore lists profile.json');
+  else assert.is(ignored.status, 0, 'git ignores profile.json');
+});
+
 test('ci/gitlab-ci.yml runs the same script and keeps the same reports, JUnit among them', () => {
   const gitlab = parse(readFileSync(join(root, 'ci/gitlab-ci.yml'), 'utf8'));
   const job = gitlab['teamchat-conformance'];

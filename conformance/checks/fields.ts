@@ -88,9 +88,9 @@ function validCreate(context: Context): fc.Arbitrary<ParamList> {
 }
 
 /** Creates as an administrator and reads the list before and after; what the request made is removed by the caller or the sweep. */
-async function create(context: Context, params: ParamList): Promise<{ response: Response; before: Listed[]; after: Listed[]; made: Listed[] }> {
+async function create(context: Context, params: ParamList, repeatable = false): Promise<{ response: Response; before: Listed[]; after: Listed[]; made: Listed[] }> {
   const before = await listFields(context);
-  const response = await context.call('admin', 'POST', '/realm/profile_fields', params);
+  const response = await context.call('admin', 'POST', '/realm/profile_fields', params, { repeatable });
   const after = await listFields(context);
   const made = after.filter((field) => !before.some((old) => old.id === field.id));
   return { response, before, after, made };
@@ -98,7 +98,7 @@ async function create(context: Context, params: ParamList): Promise<{ response: 
 
 /** The create must be refused and leave the organization's fields as they were. */
 async function refusedCreatingNothing(context: Context, params: ParamList, what: string) {
-  const { response, made } = await create(context, params);
+  const { response, made } = await create(context, params, true);
   await removeFields(context, made.map((field) => field.id));
   expect(made.length === 0, `${what} was answered ${response.status} ${response.text.slice(0, 200)}, yet it created ${JSON.stringify(made)}`);
   return refused(response, what);

@@ -28,7 +28,8 @@ export function describeFailure(rule: RuleResult): string {
  */
 export function replayCommand(report: Report, rule: RuleResult): string {
   const config = report.config;
-  const parts = [String(config.command ?? 'npm run conformance --')];
+  // An embedded reference with seeded faults is replayed with the same faults, or the replay passes.
+  const parts = [...(report.reference?.faults ? [`TEAMCHAT_FAULTS=${shellWord(report.reference.faults)}`] : []), String(config.command ?? 'npm run conformance --')];
   if (report.reference) {
     parts.push(`--reference-level ${report.reference.feature_level}`, `--reference-dialect ${report.reference.dialect}`);
     if (report.reference.dialect_seed !== undefined) parts.push(`--reference-dialect-seed ${report.reference.dialect_seed}`);

@@ -32,7 +32,7 @@ export interface Report {
   /** The suite's version (package.json). */
   suite_version: string;
   /** The embedded reference the run checked, if it did: its level and dialect. */
-  reference: { feature_level: number; dialect: string; dialect_seed?: number } | null;
+  reference: { feature_level: number; dialect: string; dialect_seed?: number; faults?: string } | null;
   /** The part of the selected rules this run checked (--shard I/N); null for all of them. A merged report lists the shards it was made from. */
   shard: { index: number; total: number } | null;
   merged_from?: Array<{ index: number; total: number; run_prefix: string }>;

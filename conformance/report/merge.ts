@@ -4,6 +4,26 @@
 
 import { inCatalogOrder } from '../rules.js';
 import { summarize, type Report } from './json.js';
+import { PREFIX_FORM } from '../run/sweep.js';
+
+/**
+ * What the shards left, as one run would say it: the counts of one kind of thing added up, each
+ * shard's prefix named where the kind names the prefix ("38 custom emoji, deactivated (named with
+ * tccA or tccB; …)").
+ */
+export function leftTogether(lines: readonly string[]): string[] {
+  const kinds = new Map<string, { count: number; prefixes: Set<string> }>();
+  for (const line of lines) {
+    const [, count, what] = /^(\d+) ([\s\S]*)$/.exec(line) ?? [null, '1', line];
+    const prefixes = what!.match(new RegExp(PREFIX_FORM.source, 'g')) ?? [];
+    const kind = what!.replace(new RegExp(PREFIX_FORM.source, 'g'), '{prefix}');
+    const entry = kinds.get(kind) ?? { count: 0, prefixes: new Set<string>() };
+    entry.count += Number(count);
+    for (const prefix of prefixes) entry.prefixes.add(prefix);
+    kinds.set(kind, entry);
+  }
+  return [...kinds].map(([kind, { count, prefixes }]) => `${count} ${kind.replaceAll('{prefix}', [...prefixes].join(' or '))}`);
+}
 
 export class MergeError extends Error {}
 
@@ -43,7 +63,7 @@ export function mergeReports(reports: readonly Report[], files: readonly string[
     cleanup: {
       problems: unique(reports.flatMap((report) => report.cleanup.problems)),
       swept: unique(reports.flatMap((report) => report.cleanup.swept)),
-      left: reports.flatMap((report) => report.cleanup.left ?? []),
+      left: leftTogether(reports.flatMap((report) => report.cleanup.left ?? [])),
       conflicts: unique(reports.flatMap((report) => report.cleanup.conflicts ?? [])),
     },
     requests: reports.reduce((sum, report) => sum + report.requests, 0),

@@ -64,7 +64,10 @@ export interface Response {
 }
 
 /** A problem of the harness or the network, never the server's failure. */
-export class HarnessError extends Error {}
+export class HarnessError extends Error {
+  /** The request met its timeout (no answer, or no end of one, within --timeout). */
+  timedOut = false;
+}
 
 /** A reset, a timeout or a gateway's 502/503/504 on a request that could not be retried: the check cannot tell what happened. */
 export class TransientError extends HarnessError {}
@@ -93,6 +96,14 @@ const RETRIES = 4;
 
 /** Requests whose repetition has no other effect than the first: a second queue, the same subscription, the same value. */
 const REPEATABLE = new Set(['POST /register', 'POST /users/me/subscriptions']);
+
+export interface CallOptions {
+  readonly multipart?: boolean;
+  /** The request may be sent again after a transient fault: one the server must refuse, or one whose repetition changes nothing more. */
+  readonly repeatable?: boolean;
+  /** A timeout is not retried: the first question to a target, which may never answer at all. */
+  readonly timeoutEnds?: boolean;
+}
 
 const ENV_NAMES: Record<Role, string> = { admin: 'ADMIN', member: 'MEMBER', other: 'OTHER' };
 
@@ -172,7 +183,7 @@ export class Client {
   }
 
   /** A call to the API as one of the profile's users, with forged credentials, or without any (null). */
-  async call(as: Caller, method: string, path: string, params: ParamList = {}, options: { readonly multipart?: boolean } = {}): Promise<Response> {
+  async call(as: Caller, method: string, path: string, params: ParamList = {}, options: CallOptions = {}): Promise<Response> {
     const form = encodeForm(params);
     this.onSend?.(as, method, path, form);
     const multipart = options.multipart === true || Object.values(params).some(isFile);
@@ -201,7 +212,11 @@ export class Client {
     // whose repetition has no further effect (registering a queue, subscribing) are retried
     // after a transient fault.
     // While cleaning up, putting personal flags back too: its answer is not looked at, only its effect.
-    const idempotent = method === 'GET' || method === 'PATCH' || (this.cleaningUp > 0 && (method === 'DELETE' || `${method} ${path}` === 'POST /messages/flags')) || REPEATABLE.has(`${method} ${path}`);
+    // A request the spec makes the server refuse (no credentials, or credentials no server
+    // issued to this email) may be sent again: it should have changed nothing, and if it did, the
+    // repeated one shows it as well.
+    const mustBeRefused = as === null || (typeof as === 'object' && as.shown === undefined);
+    const idempotent = mustBeRefused || options.repeatable === true || method === 'GET' || method === 'PATCH' || (this.cleaningUp > 0 && (method === 'DELETE' || `${method} ${path}` === 'POST /messages/flags')) || REPEATABLE.has(`${method} ${path}`);
     for (let attempt = 0; ; attempt++) {
       await this.waitForSlot();
       let response: Response;
@@ -210,6 +225,7 @@ export class Client {
       } catch (error) {
         this.count++;
         this.transients++;
+        if (options.timeoutEnds && (error as HarnessError).timedOut) throw new TransientError(`${method} ${path}: no answer within ${this.options.timeoutMs} ms (--timeout)`);
         if (idempotent && attempt < RETRIES) {
           await sleep((this.options.backoffMs ?? 250) * 2 ** attempt);
           continue;
@@ -266,7 +282,9 @@ export class Client {
       return { status: response.statusCode, headers: response.headers, body: parsed, text };
     } catch (error) {
       // Named as the checks name operations: the path under /api/v1, as in every other message.
-      throw new HarnessError(`${method} ${shown}: ${(error as Error).message}`);
+      const failure = new HarnessError(`${method} ${shown}: ${(error as Error).message}`);
+      failure.timedOut = /TIMEOUT/.test(String((error as NodeJS.ErrnoException).code ?? ''));
+      throw failure;
     }
   }
 

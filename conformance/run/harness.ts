@@ -58,6 +58,14 @@ export interface RuleResult {
   dropped?: number;
   /** Times a model-based sequence read its model again from the server after a transient fault. */
   resynced?: number;
+  /** Ended in error because a transient fault (a reset, a gateway's answer, a timeout) hid what a request did: the check, one case, is run again. */
+  transient?: boolean;
+  /** Times the whole check was run again after a transient fault hid a request's outcome (never a verdict of the server's). */
+  rerunAfterTransient?: number;
+  /** Requests of the check that met a transient fault (each retried, or its case dropped). */
+  faultsMet?: number;
+  /** Other requests of the check's cases that a transient fault made unknowable (dropped cases, models read again). */
+  lost?: number;
   /** Changes to the shared state that another client made while the check ran, which turned its failure into an error. */
   interference?: string[];
   /** Changes to settings the check wrote, at values it did not send: the server's, or another client's; the rule is run again. */
@@ -199,6 +207,19 @@ export class Context {
   /** Of the check that runs: cases dropped, and models read again, after transient faults. */
   transientCost = { dropped: 0, resynced: 0 };
 
+  /**
+   * Of the whole run: the requests that went to cases a transient fault made unknowable (dropped
+   * cases, models read again, checks run again), beside the faulted requests themselves
+   * (client.transients). A smoke run's budget is the run's own requests, not the network's.
+   */
+  lostToFaults = 0;
+
+  /** Counts from here the requests of a case, then, if a transient fault makes it unknowable, books them as lost. */
+  caseCount(): { lose(): void } {
+    const [count, faults] = [this.client.count, this.client.transients];
+    return { lose: () => void (this.lostToFaults += this.client.count - count - (this.client.transients - faults)) };
+  }
+
   /** Of the check that runs: the cases its properties took, boundaries and random ones. */
   casesTaken = { boundary: 0, random: 0 };
 
@@ -329,6 +350,7 @@ export class Context {
       if (problem !== null || (path !== null && pathRan)) return;
       pathRan = true;
       this.casesRun++;
+      const counted = this.caseCount();
       const before = prelude === undefined ? [] : [...prelude, ...earlier];
       this.client.startRecording();
       let exchanges: Exchange[] = [];
@@ -337,9 +359,10 @@ export class Context {
       } catch (error) {
         exchanges = this.client.stopRecording();
         if (error instanceof TransientError) {
+          counted.lose();
           dropped++;
           this.transientCost.dropped++;
-          if (dropped <= Math.max(runs, 3)) fc.pre(false);
+          if (dropped <= DROPPABLE(runs)) fc.pre(false);
           problem = new TransientError(`${dropped} generated cases met a transient fault and were dropped, too many to judge the rule by the others; the last: ${error.message}`);
           throw problem;
         }
@@ -390,6 +413,13 @@ export class Context {
   }
 }
 
+/**
+ * How many cases of a property a transient fault may make unknowable before the rule ends in
+ * error: a case dropped is a case drawn again, so a lossy network costs requests, not a verdict;
+ * a network that loses nearly everything still ends the rule.
+ */
+const DROPPABLE = (runs: number) => 10 + 2 * runs;
+
 /** The cases of a property: how many random ones, and the boundaries sent in every run. */
 export interface PropertyCases<T> {
   readonly runs?: number;
@@ -408,12 +438,14 @@ export async function modelRun<M extends object>(context: Context, model: M, com
   const guarded = [...commands].map((command): fc.AsyncCommand<M, Context> => ({
     check: (state) => command.check(state),
     run: async (state, real) => {
+      const counted = context.caseCount();
       try {
         await command.run(state, real);
       } catch (error) {
         if (!(error instanceof TransientError)) throw error;
         context.transientCost.resynced++;
         await resync(state);
+        counted.lose();
       }
     },
     toString: () => String(command),
@@ -594,6 +626,8 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
   };
   let started = performance.now();
   let requestsBefore = context.client.count;
+  let faultsBefore = context.client.transients;
+  let lostBefore = context.lostToFaults;
   context.client.takeHistory();
   context.witness?.forget();
   context.transientCost = { dropped: 0, resynced: 0 };
@@ -648,6 +682,10 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
     if (context.casesTaken.boundary + context.casesTaken.random > 0) result.cases = { ...context.casesTaken };
     result.duration_ms += Math.round(performance.now() - started);
     result.requests += context.client.count - requestsBefore;
+    result.faultsMet = (result.faultsMet ?? 0) + context.client.transients - faultsBefore;
+    if (result.faultsMet === 0) delete result.faultsMet;
+    result.lost = (result.lost ?? 0) + context.lostToFaults - lostBefore;
+    if (result.lost === 0) delete result.lost;
     if (context.options.keepExchanges) result.exchanges = context.client.takeHistory();
     if (context.replayed) result.replayed = context.replayed;
     return result;
@@ -655,6 +693,8 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
   if (!aside) return conclude(await ran);
   result.duration_ms = Math.round(performance.now() - started);
   result.requests = context.client.count - requestsBefore;
+  result.faultsMet = context.client.transients - faultsBefore;
+  result.lost = context.lostToFaults - lostBefore;
   const cost = context.transientCost;
   const cases = context.casesTaken;
   return {
@@ -662,6 +702,8 @@ export async function startCheck(check: Check, context: Context): Promise<RuleRe
     finish: async (reason) => {
       started = performance.now();
       requestsBefore = context.client.count;
+      faultsBefore = context.client.transients;
+      lostBefore = context.lostToFaults;
       context.transientCost = cost;
       context.casesTaken = cases;
       goOn(reason);
@@ -687,6 +729,7 @@ function concludeCheck(result: RuleResult, outcome: { error: unknown } | null, c
   } else {
     result.status = 'error';
     result.serverError = error instanceof ServerError;
+    if (error instanceof TransientError) result.transient = true;
     if (result.serverError) {
       const recent = context.client.takeHistory();
       result.counterexample = { input: null, seed: context.options.seed, path: null, requests: recent.map(curlLine), exchanges: recent };

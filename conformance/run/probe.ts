@@ -67,7 +67,8 @@ export interface ProbeOptions {
 }
 
 export async function probeTarget(client: Client, options: ProbeOptions): Promise<Probe> {
-  const settings = await unreachable('GET /server_settings', () => client.call(null, 'GET', '/server_settings'));
+  // A target that accepts connections and never answers is said after one timeout, not after every retry's.
+  const settings = await unreachable('GET /server_settings', () => client.call(null, 'GET', '/server_settings', {}, { timeoutEnds: true }));
   // What is needed to run, not the envelope: a server whose answers lack `result` is still
   // checked, and fails general.envelope.
   const succeededEnough = (response: { status: number; body: any }) => response.status >= 200 && response.status < 300 && response.body !== null && typeof response.body === 'object' && response.body.result !== 'error';
@@ -93,7 +94,7 @@ export async function probeTarget(client: Client, options: ProbeOptions): Promis
   const missing: Partial<Record<Capability, string>> = {};
   const state = registered.body ?? {};
   if (!succeededEnough(registered)) throw new ProbeFailure(`POST /register failed: ${briefly(registered)}`);
-  await client.call('member', 'DELETE', '/events', { queue_id: state.queue_id }).catch(() => undefined);
+  await client.call('member', 'DELETE', '/events', { queue_id: state.queue_id }, { repeatable: true }).catch(() => undefined);
   if (typeof state.max_message_length !== 'number' || typeof state.max_topic_length !== 'number') {
     throw new ProbeFailure('POST /register carries no max_message_length or max_topic_length');
   }
@@ -116,7 +117,7 @@ export async function probeTarget(client: Client, options: ProbeOptions): Promis
     }
     // A missing reminder and a missing route can both be a 404: a target that lists no reminders
     // is taken to delete none (Zulip added both at once).
-    const deletion = await unreachable('DELETE /reminders/{id}', () => client.call('member', 'DELETE', '/reminders/2000000000'));
+    const deletion = await unreachable('DELETE /reminders/{id}', () => client.call('member', 'DELETE', '/reminders/2000000000', {}, { repeatable: true }));
     if (missing['reminder-listing'] || deletion.body === null || typeof deletion.body !== 'object' || deletion.status === 405) {
       missing['reminder-deletion'] = `the target deletes no reminders (DELETE /reminders/2000000000 answered ${deletion.status}${deletion.body === null ? ', not JSON' : ''}${missing['reminder-listing'] ? ', and it lists none' : ''}): Zulip deletes them only from level 399`;
     }

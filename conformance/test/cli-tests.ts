@@ -38,9 +38,10 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   });
 }
 
-test('against the embedded reference: exit 0, a JSON report of the contract\'s shape, JUnit', async () => {
-  const json = join(directory, 'report.json');
-  const junit = join(directory, 'report.xml');
+test('against the embedded reference: exit 0, a JSON report of the contract\'s shape, JUnit, each in a folder made for it', async () => {
+  // Folders that do not exist yet, as a user's first command names them (--json reports/run.json).
+  const json = join(directory, 'reports', 'run', 'report.json');
+  const junit = join(directory, 'junit', 'report.xml');
   const result = await run(['--smoke', '--seed', '42', '--json', json, '--junit', junit]);
   assert.is(result.code, 0, result.stdout + result.stderr);
   const report = JSON.parse(readFileSync(json, 'utf8'));
@@ -88,11 +89,13 @@ test('a failing rule: exit 1, a counterexample with curl lines, and a replay tha
   assert.is(rule.status, 'fail');
   assert.match(rule.counterexample.requests[0], /^curl -sS -u "\$TEAMCHAT_MEMBER_EMAIL:\$TEAMCHAT_MEMBER_API_KEY" /);
   for (const user of readFixture().users) assert.not.ok(readFileSync(json, 'utf8').includes(user.api_key));
-  // Started as `node …/main.js`, the replay line says so, and names the embedded reference's level and dialect.
-  const replay = /replay: node \S+main\.js (.*)/.exec(result.stdout)![1]!;
-  assert.match(replay, /--reference-level 415 --reference-dialect zulip /);
-  const args = replay.match(/'[^']*'|\S+/g)!.map((arg) => arg.replace(/^'|'$/g, ''));
-  const again = await run([...args, '--json', json], env);
+  // Started as `node …/main.js`, the replay line says so, and names the embedded reference's level,
+  // dialect and seeded faults: run as printed, with nothing of the first run's environment, it fails again.
+  const [, faults, replay] = /replay: TEAMCHAT_FAULTS=(\S+) node \S+main\.js (.*)/.exec(result.stdout)!;
+  assert.is(faults, 'drafts.channel-draft-needs-one-channel');
+  assert.match(replay!, /--reference-level 415 --reference-dialect zulip /);
+  const args = replay!.match(/'[^']*'|\S+/g)!.map((arg) => arg.replace(/^'|'$/g, ''));
+  const again = await run([...args, '--json', json], { TEAMCHAT_FAULTS: faults! });
   assert.is(again.code, 1, again.stdout);
   const replayed = JSON.parse(readFileSync(json, 'utf8')).rules[0];
   assert.is(replayed.counterexample.input, rule.counterexample.input, 'the replay shows the same counterexample');
@@ -100,7 +103,7 @@ test('a failing rule: exit 1, a counterexample with curl lines, and a replay tha
   assert.ok(result.stdout.includes(`replay: ${rule.counterexample.replay}\n`), rule.counterexample.replay);
   const junit = join(directory, 'failing.xml');
   await run(['--runs', '20', '--seed', '7', '--only', 'drafts.channel-draft', '--junit', junit], env);
-  assert.match(readFileSync(junit, 'utf8'), /<property name="replay_command" value="node \S+main\.js --reference-level 415 --reference-dialect zulip --seed 7 /);
+  assert.match(readFileSync(junit, 'utf8'), /<property name="replay_command" value="TEAMCHAT_FAULTS=drafts\.channel-draft-needs-one-channel node \S+main\.js --reference-level 415 --reference-dialect zulip --seed 7 /);
 });
 
 test('the curl lines come with the line that sets their credentials from the profile, and it runs as printed', async () => {
@@ -447,6 +450,81 @@ test('an unreachable target or a refused credential ends the run with exit 2', a
   assert.is(usage.code, 2);
 });
 
+test('a target that takes requests and never answers: one line and exit 2 after one --timeout, not after every retry\'s', async () => {
+  let received = 0;
+  const silent = createServer(() => void received++);
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  try {
+    const profilePath = join(directory, 'silent-profile.json');
+    const user = (role: string) => ({ email: `${role}@example.com`, api_key: 'k'.repeat(32) });
+    writeFileSync(profilePath, JSON.stringify({ users: { admin: user('admin'), member: user('member'), other: user('other') } }));
+    const result = await run(['--profile', profilePath, '--target', `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, '--timeout', '300']);
+    assert.is(result.code, 2, result.stdout + result.stderr);
+    assert.match(result.stderr.trim(), /^teamchat-conformance: target unreachable: GET \/server_settings: no answer within 300 ms \(--timeout\)$/);
+    assert.is(received, 1, 'the first question was asked once');
+  } finally {
+    silent.closeAllConnections();
+    silent.close();
+  }
+});
+
+/** Whether a process is still there. */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Resolves once the process is gone, looking every 100 ms (the test runner's own time-out bounds it). */
+async function gone(pid: number): Promise<void> {
+  while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+test('the suite ends, cleaning up, when the npm process that started it ends, even killed outright; so does its embedded reference', async () => {
+  // A stand-in for npm: it starts the suite as npm run does, says its PID, and is then killed with SIGKILL, which it cannot pass on.
+  const starter = spawn(process.execPath, ['-e', `
+    const { spawn } = require('node:child_process');
+    const child = spawn(process.execPath, [${JSON.stringify(main)}, '--runs', '50', '--only', 'drafts.*'], { env: { ...process.env, npm_command: 'run-script' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.on('data', (chunk) => { if (String(chunk).includes('checking')) console.log('suite ' + child.pid); });
+    setInterval(() => {}, 1000);
+  `], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const pid = await new Promise<number>((resolve) => starter.stdout!.on('data', (chunk: Buffer) => {
+    const match = /suite (\d+)/.exec(String(chunk));
+    if (match) resolve(Number(match[1]));
+  }));
+  // The embedded reference is the suite's child: it must end too.
+  const children = () => readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((entry) => {
+    try {
+      return readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1] === String(pid);
+    } catch {
+      return false;
+    }
+  }).map(Number);
+  const reference = children();
+  starter.kill('SIGKILL');
+  await gone(pid);
+  for (const child of reference) await gone(child);
+  assert.ok(!alive(pid), 'the suite ended with its starter');
+});
+
+test('a differential run answers SIGTERM: it stops, says so, and exits 130', async () => {
+  const child = spawn(process.execPath, [main, '--compare', 'reference', '--compare-dialect', 'alternate', '--runs', '30'], { env: process.env });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  await new Promise<void>((resolve) => child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    if (stdout.includes('comparing')) resolve();
+  }));
+  child.kill('SIGTERM');
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.match(stderr, /interrupted: finishing the current checks, then cleaning up/);
+  assert.is(code, 130, stderr);
+});
+
 test('--shard and --merge-reports misused: one clear line and exit 2, before any request', async () => {
   for (const [args, said] of [
     [['--shard', '4/3'], /--shard 4\/3: I must be from 1 to N/],
@@ -479,6 +557,9 @@ test('--shard and --merge-reports misused: one clear line and exit 2, before any
     [['--only', 'drafts.channel-draft-needs-one-chanel', '--target', 'http://127.0.0.1:9'], /did you mean drafts\.channel-draft-needs-one-channel\?/],
     [['--reference-level', '9999'], /--reference-level takes a feature level from 1 to 415/],
     [['--runz', '5'], /Unknown option '--runz' \(did you mean --runs\?\); see --help/],
+    // A report that cannot be written is said before any request, not after the run (and its lease claim).
+    [['--json', '/dev/null/run.json', '--target', 'http://127.0.0.1:9'], /^teamchat-conformance: --json \/dev\/null\/run\.json: cannot be written \(.*\); nothing was sent$/],
+    [['--html', directory, '--target', 'http://127.0.0.1:9'], /--html .*: cannot be written \(it is a folder\); nothing was sent$/],
     // One close match is named alone.
     [['--explain', 'drafts.chanel-draft-needs-one-channel'], /^teamchat-conformance: no rule "drafts\.chanel-draft-needs-one-channel" \(did you mean drafts\.channel-draft-needs-one-channel\?\); --list-rules lists them$/],
   ] as const) {

@@ -2,6 +2,7 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { leftTogether } from '../report/merge.js';
 import { Cleanup } from '../run/cleanup.js';
 import { labelsOf, readable, type RuleResult } from '../run/harness.js';
 import { consoleSummary } from '../report/console.js';
@@ -79,6 +80,19 @@ test('a server failing everything is said in one line', () => {
   const all = report(Array.from({ length: 6 }, (_, index) => rule(`a.r${index}`, 'fail')));
   assert.match(consoleSummary(all), /every rule that ran failed or ended in error \(6\): the server may be failing every request; the first said: fail of a\.r0/);
   assert.not.match(consoleSummary(report([rule('a.one', 'pass'), ...all.rules])), /every rule that ran/);
+});
+
+test('a merged report says what the shards left as one run would: the counts of a kind added up, each shard\'s prefix named', () => {
+  const left = leftTogether([
+    '3 custom emoji, deactivated (named with tcc0000000a; GET /realm/emoji lists them with deactivated: true)',
+    '2 messages, sent or delivered by the run (each carries tcc0000000a)',
+    '5 custom emoji, deactivated (named with tcc0000000b; GET /realm/emoji lists them with deactivated: true)',
+    '1 messages, sent or delivered by the run (each carries tcc0000000b)',
+  ]);
+  assert.equal(left, [
+    '8 custom emoji, deactivated (named with tcc0000000a or tcc0000000b; GET /realm/emoji lists them with deactivated: true)',
+    '3 messages, sent or delivered by the run (each carries tcc0000000a or tcc0000000b)',
+  ]);
 });
 
 test.run();

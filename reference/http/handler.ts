@@ -164,7 +164,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 function peerOf(req: IncomingMessage): Peer {
   const origin = req.headers.origin;
-  return { loopback: LOOPBACK.test(req.socket.remoteAddress ?? ''), origin: typeof origin === 'string' ? origin : undefined, host: req.headers.host, fromPage: req.headers['x-teamchat-try'] === '1' };
+  return { loopback: LOOPBACK.test(req.socket.remoteAddress ?? ''), origin: typeof origin === 'string' ? origin : undefined, host: req.headers.host, port: req.socket.localPort, fromPage: req.headers['x-teamchat-try'] === '1' };
 }
 
 /**

@@ -38,8 +38,18 @@ export const recordedExamples = (_request: Request) => page('annotated.json', 'a
  */
 function checkFromThisPage(peer: Peer): void {
   if (!peer.loopback) throw new JsonError('Try it answers only requests from this machine', 403);
+  // A page of another name that resolves to this machine (DNS rebinding) sends its own name as Host:
+  // only this machine's names, at this reference's port, are this reference's, as development servers guard.
+  if (!isOwnName(peer.host, peer.port)) throw new JsonError(`Try it answers only requests sent to this reference by a loopback name (localhost, 127.0.0.1, [::1]) at its port, not to ${JSON.stringify(peer.host ?? '')}`, 403);
   if (!peer.fromPage) throw new JsonError('Try it answers only the annotated spec this reference serves (X-Teamchat-Try: 1)', 403);
   if (peer.origin !== undefined && peer.origin !== 'null' && new URL(peer.origin).host !== peer.host) throw new JsonError(`Try it answers only pages of this reference, not ${peer.origin}`, 403);
+}
+
+/** Whether a Host header names this machine's loopback (localhost, 127.x.x.x, [::1]) with this server's port. */
+export function isOwnName(host: string | undefined, port: number | undefined): boolean {
+  const match = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(?::(\d+))?$/i.exec(host ?? '');
+  if (match === null || port === undefined) return false;
+  return Number(match[2] ?? 80) === port;
 }
 
 const ROLES = ['admin', 'member', 'other'] as const;

@@ -28,6 +28,8 @@ export interface Peer {
   /** The Origin header, if any, and the Host the request was sent to. */
   readonly origin: string | undefined;
   readonly host: string | undefined;
+  /** The port the request reached this server on. */
+  readonly port: number | undefined;
   /** Whether the request carries the header no other site's page can send without asking first. */
   readonly fromPage: boolean;
 }

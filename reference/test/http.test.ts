@@ -268,6 +268,17 @@ test('POST /reference/try sends a request as a profile user and answers with wha
   assert.is((await send('/reference/try', me, { ...fromPage, origin: 'http://elsewhere.example' })).status, 403);
   assert.is((await send('/reference/try', { ...me, path: '/rules.json' }, fromPage)).status, 400);
   assert.is((await send('/reference/reset', {}, {})).status, 403);
+  // A page of another name that resolves to this machine (DNS rebinding) sends that name as Host,
+  // its Origin alike: refused, both the try and the reset. So is this machine's name at another port.
+  const port = new URL(server.url).port;
+  for (const host of [`evil.example:${port}`, `localhost.evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`, '127.0.0.1', `10.0.0.1:${port}`]) {
+    const rebound = { ...fromPage, host, origin: `http://${host}` };
+    const refusedTry = await send('/reference/try', me, rebound);
+    assert.is(refusedTry.status, 403, `${host}: ${refusedTry.text}`);
+    assert.match(refusedTry.text, /loopback name/);
+    assert.is((await send('/reference/reset', {}, rebound)).status, 403, host);
+  }
+  for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) assert.is((await send('/reference/try', me, { ...fromPage, host, origin: `http://${host}` })).status, 200, host);
   // A draft made through it, then a reset: the organization as it started.
   const drafts = () => server.reference.realm.usersByEmail.get(fixture.profile.member)!.drafts.size;
   const made = await send('/reference/try', { as: 'member', method: 'POST', path: '/api/v1/drafts', form: JSON.stringify([['drafts', JSON.stringify([{ type: '', to: [], topic: '', content: 'tried' }])]]) }, fromPage);
