@@ -178,13 +178,16 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       // may have taken effect outside any property's cases (the check is then its own one case),
       // the check is run again from the start, with names of its own, as another case would be
       // drawn. Neither flaky nor a retry: the network hid an outcome, the server showed nothing.
+      let attemptRequests = result.requests;
       for (let again = 1; result.status === 'error' && result.transient && again <= TRANSIENT_RERUNS && !options.interrupted?.(); again++) {
         if (options.smoke && overBudget(check, spent(), cleanup.pendingCost, budget) !== null) {
           result.message = `${result.message} (not run again: the smoke run's budget has no room for it)`;
           break;
         }
-        context.lostToFaults += result.requests - (result.faultsMet ?? 0) - (result.lost ?? 0);
+        // This attempt's own requests (the earlier attempts' are booked already), less what its faults and dropped cases booked.
+        context.lostToFaults += attemptRequests - (result.faultsMet ?? 0) - (result.lost ?? 0);
         const rerun = await runCheck(check, context);
+        attemptRequests = rerun.requests;
         rerun.requests += result.requests;
         rerun.rerunAfterTransient = again;
         if (result.dropped || rerun.dropped) rerun.dropped = (result.dropped ?? 0) + (rerun.dropped ?? 0);

@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { crc32, deflateSync } from 'node:zlib';
-import type { FilePart, ParamList, Response, Role } from '../run/client.js';
+import { TransientError, type FilePart, type ParamList, type Response, type Role } from '../run/client.js';
 import { check, expect, NotConfigured, refused, refusedExactly, shaped, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
 import { PREFIX_FORM } from '../run/sweep.js';
@@ -154,7 +154,11 @@ function anotherRuns(context: Context, name: string): boolean {
 /** `repeatable`: the upload must be refused, so it may be sent again after a transient fault. */
 async function upload(context: Context, as: Role, name: string, params: ParamList, multipart = true, repeatable = false) {
   const before = await listEmoji(context);
-  const response = await context.call(as, 'POST', emojiPath(name), params, { multipart, repeatable });
+  const response = await context.call(as, 'POST', emojiPath(name), params, { multipart, repeatable }).catch(async (error: unknown) => {
+    // The answer was lost, not the request: what it stored is found by the state and removed.
+    if (error instanceof TransientError) await removeEmoji(context, (await listEmoji(context)).filter((emoji) => !emoji.deactivated && !before.some((old) => old.id === emoji.id && !old.deactivated) && !anotherRuns(context, String(emoji.name))).map((emoji) => String(emoji.name))).catch(() => undefined);
+    throw error;
+  });
   const after = await listEmoji(context);
   const made = after.filter((emoji) => !emoji.deactivated && !before.some((old) => old.id === emoji.id && !old.deactivated) && !anotherRuns(context, String(emoji.name)));
   return { response, before, after, made };

@@ -173,12 +173,13 @@ function judged(ids: readonly number[], what: string): void {
   if (ids.length === 0) throw new Unobservable(`${what}: the target gave no read of any of the messages (below level 120, a history that holds only what the user received or flagged), so nothing could be judged`);
 }
 
-function updateFlags(context: Context, messages: unknown, op: unknown, flag: unknown): Promise<Response> {
+/** `refused`: the request must be refused, so it may be sent again after a transient fault. */
+function updateFlags(context: Context, messages: unknown, op: unknown, flag: unknown, refused = false): Promise<Response> {
   const params: Record<string, any> = {};
   if (messages !== undefined) params.messages = messages;
   if (op !== undefined) params.op = op;
   if (flag !== undefined) params.flag = flag;
-  return context.call('member', 'POST', '/messages/flags', params);
+  return context.call('member', 'POST', '/messages/flags', params, { repeatable: refused });
 }
 
 /** The same flags on every message observed in both reads. */
@@ -276,7 +277,7 @@ const mustChecks: Check[] = [
     // The boundaries: each parameter left out, the others at their first values on every message.
     const boundaries = (['messages', 'op', 'flag'] as const).map((drop) => fc.constant({ drop, op: 'add' as Op, flag: 'read' as Changeable, ids: [w.messages.subscribed[0]!] as number[] }));
     await context.property(request, async ({ drop, op, flag, ids }) => {
-      await refusedChangingNothing(context, w, () => updateFlags(context, drop === 'messages' ? undefined : ids, drop === 'op' ? undefined : op, drop === 'flag' ? undefined : flag), `POST /messages/flags without ${drop}`, drop === 'messages' ? [] : ids);
+      await refusedChangingNothing(context, w, () => updateFlags(context, drop === 'messages' ? undefined : ids, drop === 'op' ? undefined : op, drop === 'flag' ? undefined : flag, true), `POST /messages/flags without ${drop}`, drop === 'messages' ? [] : ids);
     }, { runs: context.runsSmokeAtMost(20), boundaries });
   }),
 
@@ -284,7 +285,7 @@ const mustChecks: Check[] = [
     const w = await world(context);
     const ops = fc.oneof(fc.constantFrom('Add', 'ADD', ' add', 'remove ', 'delete', 'set', 'toggle', '', 'null', 'true'), fc.string({ maxLength: 8 }).filter((op) => op !== 'add' && op !== 'remove'));
     await context.property(fc.tuple(ops, fc.constantFrom(...CHANGEABLE), fc.subarray(visible(w), { minLength: 1 })), async ([op, flag, ids]) => {
-      await refusedChangingNothing(context, w, () => updateFlags(context, ids, op, flag), `POST /messages/flags op=${JSON.stringify(op)}`, ids);
+      await refusedChangingNothing(context, w, () => updateFlags(context, ids, op, flag, true), `POST /messages/flags op=${JSON.stringify(op)}`, ids);
     }, context.runsSmokeAtMost(20));
   }),
 
@@ -300,7 +301,7 @@ const mustChecks: Check[] = [
     const tried: string[] = [];
     for (const flag of fixed) {
       for (const op of context.some(['add', 'remove'] as const)) {
-        refused(await updateFlags(context, named, op, flag), `POST /messages/flags ${op} ${flag}`);
+        refused(await updateFlags(context, named, op, flag, true), `POST /messages/flags ${op} ${flag}`);
         tried.push(`${op} ${flag}`);
       }
     }
@@ -308,7 +309,7 @@ const mustChecks: Check[] = [
     expect(same(before, after), `${tried.join(', ')} on ${JSON.stringify(named)}: each was refused, yet flags changed: before ${JSON.stringify([...before])}, after ${JSON.stringify([...after])}`);
     const outside = fc.oneof(fc.constantFrom('Read', 'STARRED', 'unread', 'is_private', 'active_mobile_push_notification', 'force_expand', ''), fc.string({ maxLength: 10 }).filter((flag) => !table.includes(flag)));
     await context.property(fc.tuple(outside, fc.constantFrom<Op>('add', 'remove'), fc.subarray(visible(w), { minLength: 1 })), async ([flag, op, ids]) => {
-      await refusedChangingNothing(context, w, () => updateFlags(context, ids, op, flag), `POST /messages/flags flag=${JSON.stringify(flag)}`);
+      await refusedChangingNothing(context, w, () => updateFlags(context, ids, op, flag, true), `POST /messages/flags flag=${JSON.stringify(flag)}`);
     }, context.runsSmokeAtMost(10));
   }),
 

@@ -12,13 +12,16 @@ import { advanceClock, createChannel, fetchMessage, fetchState, pollEvents, read
 const present = (context: Context, operations: readonly SpecOperation[]) => operations.filter((operation) => context.level >= operation.since && !(operation.needs ?? []).some((capability) => context.probe.missing[capability]));
 
 /** Runs `use` on a freshly prepared operation and undoes what it made, whatever happens. */
-async function withPrepared<T>(context: Context, operation: SpecOperation, use: (prepared: PreparedOperation) => Promise<T>): Promise<T> {
-  const prepared = await operation.prepare(context);
-  try {
-    return await use(prepared);
-  } finally {
-    await prepared.undo();
-  }
+/** One case of an operation: its set-up, what `use` sends, and the set-up undone; made again from a fresh set-up where a transient fault hid what a request did. */
+function withPrepared<T>(context: Context, operation: SpecOperation, use: (prepared: PreparedOperation) => Promise<T>): Promise<T> {
+  return context.oneCase(async () => {
+    const prepared = await operation.prepare(context);
+    try {
+      return await use(prepared);
+    } finally {
+      await prepared.undo();
+    }
+  });
 }
 
 /** How a JSON answer breaks the spec's envelope (result and a string msg, empty exactly on success), or null. */

@@ -214,6 +214,24 @@ export class Context {
    */
   lostToFaults = 0;
 
+  /**
+   * One case outside a property (its own set-up, requests and observation): where a transient
+   * fault hides what a request of it did, the case is dropped and made again from its set-up, as
+   * a property draws another, up to DROPPABLE(3) times; then the fault ends the check.
+   */
+  async oneCase<T>(run: () => Promise<T>): Promise<T> {
+    for (let dropped = 0; ; dropped++) {
+      const counted = this.caseCount();
+      try {
+        return await run();
+      } catch (error) {
+        if (!(error instanceof TransientError) || dropped >= DROPPABLE(3)) throw error;
+        counted.lose();
+        this.transientCost.dropped++;
+      }
+    }
+  }
+
   /** Counts from here the requests of a case, then, if a transient fault makes it unknowable, books them as lost. */
   caseCount(): { lose(): void } {
     const [count, faults] = [this.client.count, this.client.transients];

@@ -132,14 +132,15 @@ test('a run killed while it held the lease blocks the next one only until its cl
       // What a killed run leaves: its claim, never renewed again.
       const dead = await client.call('admin', 'POST', '/drafts', { drafts: [{ type: '', to: [], topic: '', content: claimContent('tcc-deadbeef', 3, 1) }] });
       assert.is(dead.body.result, 'success');
-      const started = Date.now();
       const waits: string[] = [];
       const report = await runAgainst(reference, 5, { only: 'defaults.values-stored', onWait: (text) => waits.push(text) });
       assert.equal(notPassing(report), []);
       assert.equal(report.lease!.waited_for, ['tcc-deadbeef']);
-      assert.ok(Date.now() - started < 10_000, `waited ${Date.now() - started} ms for a claim of 3 s`);
+      // The lease was taken once the dead claim lapsed, not given up when the run's wait ran out (no
+      // wall-clock margin: on a loaded machine the lapse may come late, never the lease's own limit).
+      assert.is(report.lease!.note, null, `the lease was taken: ${report.lease!.note}`);
       // The wait is reported as waited: the dead claim lapsed three seconds after the run first saw it.
-      assert.ok(report.lease!.waited_s >= 1 && report.lease!.waited_s <= 10, `waited_s ${report.lease!.waited_s}`);
+      assert.ok(report.lease!.waited_s >= 1, `waited_s ${report.lease!.waited_s}`);
       assert.ok(waits.some((text) => /waiting for the server's lease, held by run tcc-deadbeef/.test(text)), waits.join('\n'));
 
       // --sweep-only releases every claim, a dead run's too.
