@@ -174,7 +174,7 @@ async function settle(context: Context): Promise<string | null> {
 async function sentinelArrives(context: Context, latest: number): Promise<string | null> {
   const { waitSeconds } = context.deliveryState;
   const me = context.probe.users.member.id;
-  const token = `${context.prefix}w${context.serial('delivery-wait')}x`;
+  const token = context.token('wait');
   const now = await targetNow(context);
   // Two seconds on at least: `now` is an estimate, good to a second.
   const at = Math.max(latest, now + 2);
@@ -185,7 +185,7 @@ async function sentinelArrives(context: Context, latest: number): Promise<string
   const deadline = Date.now() + (at - now + waitSeconds) * 1000;
   await sleep((at - now) * 1000);
   for (;;) {
-    const arrived = (await readConversation(context, 'member', { dm: [me] }, 20)).find((message) => String(message.content).includes(token));
+    const arrived = (await readConversation(context, 'member', { dm: [me] }, 20)).find((message) => message.sender_id === me && String(message.content).includes(token));
     if (arrived) {
       context.noteMessage(arrived.id);
       return null;

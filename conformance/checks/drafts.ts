@@ -798,7 +798,7 @@ export const DRAFTS_OPERATIONS: readonly SpecOperation[] = [
     name: 'POST /drafts', since: 1, ownData: true, repeatable: true,
     async prepare(context) {
       const before = await ourDraftIds(context);
-      const content = `${context.prefix} general ${context.serial('general-draft')}`;
+      const content = context.token('general-draft');
       return {
         method: 'POST', path: '/drafts',
         valid: { drafts: [{ type: '', to: [], topic: '', content }] },

@@ -27,7 +27,7 @@ async function messageToRemind(context: Context, direct: boolean, token: string)
 const hashEncode = (text: string) => [...new TextEncoder().encode(text)]
   .map((byte) => (/[A-Za-z0-9_~-]/.test(String.fromCharCode(byte)) && byte < 128 ? String.fromCharCode(byte) : `.${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
 
-const token = (context: Context) => `${context.prefix}r${context.serial('reminder')}x`;
+const token = (context: Context) => context.token('reminder');
 
 /**
  * The longest note the target takes, where it does not say (the spec names no limit): notes of

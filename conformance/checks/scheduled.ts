@@ -304,6 +304,12 @@ async function scheduleFailed(context: Context, message: Scheduled) {
   return created;
 }
 
+/**
+ * Whether a message is the member's own: a scheduled message is sent as its sender, and what
+ * others send (another rule's, another client's, with equal text) is never taken for it.
+ */
+const sentByMember = (context: Context) => (message: { sender_id?: unknown }) => message.sender_id === context.probe.users.member.id;
+
 /** The conversation a scheduled message goes to, as GET /messages narrows to it. */
 function conversationOf(message: Scheduled): Conversation {
   return message.kind === 'channel' ? { channel: message.to as number, topic: message.topic } : { dm: message.to as number[] };
@@ -662,13 +668,12 @@ const mustChecks: Check[] = [
 
   check('scheduled.deleted-never-sent', async (context) => {
     const w = await world(context);
-    let round = 0;
     // A failed message needs a worker that finds it late: only the reference clock can make one.
     const failedToo = context.deliveryState.mode === 'clock' ? fc.boolean() : fc.constant(false);
     await deliveryProperty(context, fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), failedToo), async ([base, failedFirst]) => {
       // A twin that is not deleted goes to the same conversation: seeing it arrive shows that
       // the observation would have seen the deleted one. Both are found by their own tokens.
-      const case_ = `${context.prefix}r${round++}`;
+      const case_ = context.token('deleted');
       const start = { ...base, topic: base.kind === 'channel' ? case_ : '' };
       const doomed = { ...start, content: `${case_} deleted.` };
       const twin = { ...start, content: `${case_} twin.` };
@@ -677,7 +682,8 @@ const mustChecks: Check[] = [
       await schedule(context, twin, { at: failedFirst ? (await due(context)).at : delivery.at });
       succeeded(await context.call('member', 'DELETE', `/scheduled_messages/${id}`), `DELETE /scheduled_messages/${id}`);
       await delivery.passed();
-      const arrived = await readConversation(context, 'member', conversationOf(start), 1000);
+      // The member's own messages of that conversation: a scheduled message is sent as its sender.
+      const arrived = (await readConversation(context, 'member', conversationOf(start), 1000)).filter(sentByMember(context));
       const has = (text: string) => arrived.some((m) => String(m.content).includes(text));
       if (!has(twin.content)) throw new Skip(`a scheduled message was not delivered after its time (GET /messages shows none of ${JSON.stringify(twin.content)}), so the absence of a deleted one proves nothing`);
       const sent = arrived.filter((m) => String(m.content).includes(doomed.content));
@@ -689,13 +695,12 @@ const mustChecks: Check[] = [
   // message sent, on any target, carries no earlier timestamp than the one it was scheduled for.
   check('scheduled.sent-at-its-time', async (context) => {
     const w = await world(context);
-    let round = 0;
     await deliveryProperty(context, anyKind.chain((kind) => initial(context, w, kind)), async (base) => {
-      const case_ = `${context.prefix}t${round++}`;
+      const case_ = context.token('on-time');
       const start: Scheduled = { ...base, topic: base.kind === 'channel' ? case_ : '', content: `${case_} on time.` };
       const delivery = await due(context);
       const { id } = await schedule(context, start, { at: delivery.at });
-      const ours = async () => (await readConversation(context, 'member', conversationOf(start), 1000)).filter((message) => String(message.content).includes(case_));
+      const ours = async () => (await readConversation(context, 'member', conversationOf(start), 1000)).filter((message) => sentByMember(context)(message) && String(message.content).includes(case_));
       if (await delivery.almost()) {
         const early = await ours();
         for (const message of early) context.noteMessage(message.id);
@@ -715,12 +720,11 @@ const mustChecks: Check[] = [
   // text exactly, and never with the text it was first scheduled with.
   check('scheduled.delivered-as-edited', async (context) => {
     const w = await world(context);
-    let round = 0;
     const changes = fc.constantFrom('content', 'topic', 'audience');
     // The boundaries: each kind of edit, the content with every kind of character that must come back as sent.
     const boundaries = (['content', 'topic', 'audience'] as const).map((what) => fc.tuple(initial(context, w, what === 'topic' ? 'channel' : 'direct'), initial(context, w, 'channel'), fc.constant(what), fc.constant(MARKED)));
     await deliveryProperty(context, fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), anyKind.chain((kind) => initial(context, w, kind)), changes, text(30)), async ([base, other, what, words]) => {
-      const case_ = `${context.prefix}e${round++}`;
+      const case_ = context.token('edited');
       const start: Scheduled = { ...base, topic: base.kind === 'channel' ? `${case_} first` : '', content: `${case_} as scheduled.` };
       const edited: Scheduled = what === 'content' ? { ...start, content: `${case_} ${words} as edited.` }
         : what === 'topic' && start.kind === 'channel' ? { ...start, topic: `${case_} edited`, content: `${case_} ${words} as edited.` }
@@ -733,11 +737,11 @@ const mustChecks: Check[] = [
       succeeded(await edit(context, id, request), `PATCH /scheduled_messages/${id} ${describeEdit(request)}`);
       await delivery.passed();
       const arrived = await readConversation(context, 'member', conversationOf(edited), 1000);
-      const sent = arrived.filter((message) => String(message.content).includes(case_));
+      const sent = arrived.filter((message) => sentByMember(context)(message) && String(message.content).includes(case_));
       for (const message of sent) context.noteMessage(message.id);
       if (sent.length === 0) {
         // Not there: sent as it was first scheduled, or not sent at all (a worker that did not run is no verdict).
-        const first = (await readConversation(context, 'member', conversationOf(start), 1000)).filter((message) => String(message.content).includes(case_));
+        const first = (await readConversation(context, 'member', conversationOf(start), 1000)).filter((message) => sentByMember(context)(message) && String(message.content).includes(case_));
         for (const message of first) context.noteMessage(message.id);
         if (first.length === 0) throw new Skip(`scheduled message ${id} was not delivered after its time, as edited or as first scheduled: its delivery could not be seen`);
         throw new Violation(`scheduled message ${id} was edited to ${describeEdit(request)}, yet sent as first scheduled: ${JSON.stringify(first.map((message) => message.content))}`);
@@ -1000,7 +1004,9 @@ const decisionChecks: Check[] = [
 
   check('scheduled.delivery', async (context) => {
     const w = await world(context);
-    await deliveryProperty(context, anyKind.chain((kind) => initial(context, w, kind)), async (start) => {
+    await deliveryProperty(context, anyKind.chain((kind) => initial(context, w, kind)), async (generated) => {
+      // Found by a token of its own and its sender, never by a text another message may share.
+      const start: Scheduled = { ...generated, content: `${context.token('delivery')} ${generated.content}` };
       const since = await maxMessageId(context);
       const delivery = await due(context);
       // Three more, due earlier, made out of order. Zulip's worker wakes each minute and sends the
@@ -1032,7 +1038,7 @@ const decisionChecks: Check[] = [
       }
       await delivery.passed();
       const arrived = await messagesAfter(context, 'member', since);
-      const sentIds = made.map(({ message: m }) => arrived.find((candidate) => candidate.content === m.content)?.id);
+      const sentIds = made.map(({ message: m }) => arrived.find((candidate) => sentByMember(context)(candidate) && candidate.content === m.content)?.id);
       // A message to oneself stays unread: the end of the run marks these read.
       for (const sentId of sentIds) if (sentId !== undefined) context.noteMessage(sentId);
       expect(sentIds.every((sentId) => sentId !== undefined), `scheduled messages ${JSON.stringify(made.map((one) => one.id))} due at ${made.map((one) => one.at).join(', ')} were sent as messages ${JSON.stringify(sentIds)}: not all of them were sent`);
@@ -1046,8 +1052,8 @@ const decisionChecks: Check[] = [
       // The exact now, not the estimate: another run may have moved a reference clock since.
       const seen = await serverStamp(context);
       expect(!(await listed(context)).has(id), `scheduled message ${id} is still listed after its time`);
-      const sent = (await messagesAfter(context, 'member', since)).filter((m) => m.content === message.content);
-      expect(sent.length === 1, `scheduled message ${id} was sent ${sent.length} times: ${JSON.stringify(sent)}`);
+      const sent = (await messagesAfter(context, 'member', since)).filter((m) => sentByMember(context)(m) && m.content === message.content);
+      expect(sent.length === 1, `scheduled message ${id} was sent ${sent.length} times by its sender: ${JSON.stringify(sent)}`);
       const [m] = sent;
       expect(m.sender_id === context.probe.users.member.id, `scheduled message ${id} was sent by ${m.sender_id}, not its sender`);
       expect(m.timestamp >= delivery.at && m.timestamp <= seen, `scheduled message ${id} for ${delivery.at} was sent at ${m.timestamp}, after ${seen}, when it was seen`);
@@ -1077,7 +1083,7 @@ const decisionChecks: Check[] = [
         await advanceClock(context, 60 + LATE_SECONDS + 60, false);
         await advanceClock(context, 0);
         const arrived = await messagesAfter(context, 'member', since);
-        const edge = arrived.filter((m) => m.content === onTheEdge.message.content);
+        const edge = arrived.filter((m) => sentByMember(context)(m) && m.content === onTheEdge.message.content);
         for (const m of edge) context.noteMessage(m.id);
         expect(edge.length === 1, `scheduled message ${onTheEdge.id}, found ${LATE_SECONDS - 10} seconds late, was sent ${edge.length} times, not once`);
         const item = await readBack(context, id);
@@ -1088,14 +1094,14 @@ const decisionChecks: Check[] = [
         expect(updated?.type === 'scheduled_messages' && updated.op === 'update' && canonical(updated.scheduled_message) === canonical(item),
           `when scheduled message ${id} failed the event was ${JSON.stringify(updated)}; expected op update with scheduled_message ${JSON.stringify(item)}`);
         const isNotice = (m: any) => m.sender_id !== context.probe.users.member.id && m.type === 'private' && String(m.content).includes('Message could not be sent at the scheduled time.');
-        expect(!arrived.some((m) => m.content === message.content), `scheduled message ${id} was sent although it was late`);
+        expect(!arrived.some((m) => sentByMember(context)(m) && m.content === message.content), `scheduled message ${id} was sent although it was late`);
         expect(arrived.some(isNotice), `no direct message told member that scheduled message ${id} could not be sent; new messages: ${JSON.stringify(arrived.map((m) => ({ sender: m.sender_email, content: m.content })))}`);
         // A failed message is never tried again: another pass of the worker neither sends it nor tells of it again.
         const afterFailure = await maxMessageId(context);
         await advanceClock(context, 60);
         expect((await readBack(context, id))?.failed === true, `scheduled message ${id} is no longer failed after another pass of the worker`);
         const again = await messagesAfter(context, 'member', afterFailure);
-        expect(!again.some((m) => isNotice(m) || m.content === message.content), `another pass of the worker, a minute later, tried the failed message ${id} again: ${JSON.stringify(again.map((m) => ({ sender: m.sender_email, content: m.content })))}`);
+        expect(!again.some((m) => isNotice(m) || (sentByMember(context)(m) && m.content === message.content)), `another pass of the worker, a minute later, tried the failed message ${id} again: ${JSON.stringify(again.map((m) => ({ sender: m.sender_email, content: m.content })))}`);
       } finally {
         await queue.remove();
         await remove(context, id);
@@ -1118,7 +1124,7 @@ const decisionChecks: Check[] = [
         const queue = await registerQueue(context, 'member', ['scheduled_messages']);
         try {
           await advanceClock(context, 120);
-          const sent = (await messagesAfter(context, 'member', since)).filter((m) => m.content === message.content);
+          const sent = (await messagesAfter(context, 'member', since)).filter((m) => sentByMember(context)(m) && m.content === message.content);
           expect(sent.length === 1, `the edited message was sent ${sent.length} times at its new time`);
           // The event of this message: another client of member's (another run) schedules meanwhile.
           const [removed] = (await pollEvents(context, 'member', queue, (seen) => seen.some((event) => event?.scheduled_message_id === id))).filter((event) => event?.scheduled_message_id === id);
@@ -1171,7 +1177,7 @@ export const SCHEDULED_CHECKS: readonly Check[] = [...mustChecks, ...decisionChe
 
 /** A message to member alone, far ahead, for the general rules to edit or delete. */
 async function prepareScheduled(context: Context, method: 'PATCH' | 'DELETE', valid: ParamList): Promise<PreparedOperation> {
-  const token = `${context.prefix} general ${context.serial('general-scheduled')}`;
+  const token = context.token('general-scheduled');
   const { id } = await schedule(context, { kind: 'direct', to: [context.probe.users.member.id], topic: '', content: token, timestamp: 0 });
   return {
     method, path: `/scheduled_messages/${id}`, valid,

@@ -255,7 +255,7 @@ export function namesId(value: unknown, id: number, keys: RegExp): boolean {
 export async function serverStamp(context: Context): Promise<number> {
   if (context.deliveryState.mode === 'clock') return advanceClock(context, 0);
   const me = context.probe.users.member.id;
-  const id = await send(context, 'member', [me], `${context.prefix}t${context.serial('time')}x the target's time`);
+  const id = await send(context, 'member', [me], `${context.token('time')} the target's time`);
   const stamped = (await fetchMessage(context, 'member', id)).timestamp;
   expect(Number.isInteger(stamped), `message ${id} has no integer timestamp: ${JSON.stringify(stamped)}`);
   // The stamp is whole seconds: the target's time was somewhere in the second after it.

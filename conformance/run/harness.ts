@@ -192,6 +192,15 @@ export class Context {
     return next;
   }
 
+  /**
+   * A token that no other text of the run contains, to find what one case made by its text: the
+   * run's prefix, a kind, a number and a full stop, so that no token is the beginning of another
+   * (`…-time3.` is not in `…-time30.`) and no kind's is another's (`…-edited3.`, `…-time3.`).
+   */
+  token(kind: string): string {
+    return `${this.prefix}-${kind}${this.serial(`token ${kind}`)}.`;
+  }
+
   get level(): number {
     return this.probe.featureLevel;
   }

@@ -525,6 +525,22 @@ test('a differential run answers SIGTERM: it stops, says so, and exits 130', asy
   assert.is(code, 130, stderr);
 });
 
+test('a shard that gets none of a small selection says so and exits 0; the merge takes its report with the others', async () => {
+  const reference = await startReference({ port: 0 });
+  const profilePath = join(directory, 'one-rule-profile.json');
+  writeFileSync(profilePath, JSON.stringify(targetProfile(reference.fixture, reference.url)));
+  const reports = [1, 2].map((index) => join(directory, `one-rule-shard-${index}.json`));
+  const results = await Promise.all([1, 2].map((index) => run(['--profile', profilePath, '--only', 'drafts.drafts-parameter-optional', '--runs', '1', '--seed', '5', '--shard', `${index}/2`, '--json', reports[index - 1]!]))).finally(() => reference.close());
+  const empty = results.findIndex((result) => /nothing to run here/.test(result.stdout));
+  assert.ok(empty >= 0, results.map((result) => result.stdout + result.stderr).join('\n'));
+  for (const result of results) assert.is(result.code, 0, result.stdout + result.stderr);
+  assert.match(results[empty]!.stdout, /shard \d\/2 has none of the rules --only drafts\.drafts-parameter-optional selects: nothing to run here/);
+  const merged = await run(['--merge-reports', ...reports, '--json', join(directory, 'one-rule-merged.json')]);
+  assert.is(merged.code, 0, merged.stdout + merged.stderr);
+  const report = JSON.parse(readFileSync(join(directory, 'one-rule-merged.json'), 'utf8'));
+  assert.equal(report.rules.map((rule: any) => `${rule.id}: ${rule.status}`), ['drafts.drafts-parameter-optional: pass']);
+});
+
 test('--shard and --merge-reports misused: one clear line and exit 2, before any request', async () => {
   for (const [args, said] of [
     [['--shard', '4/3'], /--shard 4\/3: I must be from 1 to N/],

@@ -11,6 +11,8 @@ import { startReference } from '../../reference/http/server.js';
 import { Client, HarnessError, curlLine } from '../run/client.js';
 import { png } from '../checks/emoji.js';
 import { Cleanup, Journal, pendingIn } from '../run/cleanup.js';
+import { runSuite } from '../suite.js';
+import { proxy, reply } from './helpers.js';
 
 const credentials = { admin: { email: 'a@x', api_key: 'A'.repeat(32) }, member: { email: 'm@x', api_key: 'M'.repeat(32) }, other: { email: 'o@x', api_key: 'O'.repeat(32) } };
 
@@ -48,6 +50,49 @@ test('curl lines run as printed: an upload makes its file first, byte for byte; 
   } finally {
     await client.close();
     await server.close();
+  }
+});
+
+test('an upload goes with its Content-Length, never chunked unless asked: a server that reads no chunked body meets every emoji rule', async () => {
+  const seen: Array<{ length: string | undefined; chunked: boolean; bytes: number }> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      seen.push({ length: req.headers['content-length'], chunked: /chunked/.test(String(req.headers['transfer-encoding'] ?? '')), bytes: Buffer.concat(chunks).length });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"success","msg":""}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const client = new Client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials, { rate: 0, timeoutMs: 2000 });
+  try {
+    const file = { file: true, filename: 'emoji.png', type: 'image/png', data: png(3000) } as const;
+    await client.call('admin', 'POST', '/realm/emoji/x', { file });
+    await client.call('admin', 'POST', '/realm/emoji/y', { file }, { chunked: true });
+    assert.is(seen[0]!.chunked, false);
+    assert.is(Number(seen[0]!.length), seen[0]!.bytes);
+    assert.ok(seen[0]!.bytes > 3000);
+    assert.equal([seen[1]!.chunked, seen[1]!.length], [true, undefined]);
+  } finally {
+    await client.close();
+    server.close();
+  }
+  // The reference behind a gateway that refuses chunked bodies, as Django's development server does.
+  const reference = await startReference({ port: 0 });
+  const strict = await proxy(reference.url, async (req, res, forward) => {
+    if (/chunked/.test(String(req.headers['transfer-encoding'] ?? ''))) return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"result":"error","msg":"You must upload exactly one file.","code":"BAD_REQUEST"}');
+    reply(res, await forward());
+  });
+  try {
+    const report = await runSuite({
+      target: strict.url, credentials: targetProfile(reference.fixture, reference.url).users, embedded: false, seed: 1, runs: 1, only: 'emoji.*', replayPath: null,
+      decisions: false, rate: 0, timeoutMs: 5_000, eventWaitMs: 300, expectations: null,
+    });
+    assert.equal(report.rules.filter((rule) => rule.status === 'fail' || rule.status === 'error').map((rule) => `${rule.id}: ${rule.message.slice(0, 200)}`), []);
+    assert.ok(report.rules.filter((rule) => rule.status === 'pass').length >= 5);
+  } finally {
+    await strict.close();
+    await reference.close();
   }
 });
 
