@@ -176,8 +176,8 @@ export class Cleanup {
   private readonly stays = new Map<string, number>();
 
   /** Notes something the run made that the API can only deactivate or archive: the report says it once, with a count. */
-  leftBehind(what: string): void {
-    this.stays.set(what, (this.stays.get(what) ?? 0) + 1);
+  leftBehind(what: string, count?: number): void {
+    this.stays.set(what, count ?? (this.stays.get(what) ?? 0) + 1);
   }
 
   /** What stays on the target, counted: e.g. "38 custom emoji, deactivated". */

@@ -282,15 +282,21 @@ export class Context {
    * new message leaves them: read, not starred, not collapsed (the API cannot delete it).
    */
   noteMessage(id?: number): void {
+    const what = `messages, sent or delivered by the run, or sent by the server because of it (the API deletes no message: each carries ${this.prefix}, is in a channel of the run's, or came from a bot after message ${this.probe.startMessageId ?? 'the run began'}; the profile users find them read, not starred, not collapsed)`;
     if (this.runMessages === null) {
       this.runMessages = new Set();
       const flags: PersonalFlags = { prefix: this.prefix, startMessageId: this.probe.startMessageId, profile: Object.values(this.probe.users).map((user) => user.id) };
-      // Journaled, so that --undo puts them back after a run killed outright.
-      this.cleanup.atEnd('put back the personal flags on the run\'s messages', () => putBackPersonalFlags(this.client, flags, this.runMessages!), { personalFlags: flags });
+      // Journaled, so that --undo puts them back after a run killed outright. Every message of the
+      // run's that the profile users can read is counted there, the server's own notices among them.
+      this.cleanup.atEnd('put back the personal flags on the run\'s messages', async () => {
+        const found = await putBackPersonalFlags(this.client, flags, this.runMessages!);
+        this.cleanup.leftBehind(what, new Set([...this.runMessages!, ...found]).size);
+      }, { personalFlags: flags });
     }
     if (id === undefined || this.runMessages.has(id)) return;
     this.runMessages.add(id);
-    this.cleanup.leftBehind(`messages, sent or delivered by the run (the API deletes no message: each carries ${this.prefix} or came from a bot after message ${this.probe.startMessageId ?? 'the run began'}; the profile users find them read, not starred, not collapsed)`);
+    // Counted as noted until the end of the run reads them all.
+    this.cleanup.leftBehind(what, this.runMessages.size);
   }
 
   /**

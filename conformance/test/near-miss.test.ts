@@ -84,4 +84,26 @@ for (const [dialect, seed] of [['zulip', 1], ['alternate', 2]] as const) {
   });
 }
 
+// Every message the run causes is named: the report's count is what the server itself holds
+// beyond what it held when the run began (no other client here), deliveries, reminders and the
+// server's notices of failed messages among them.
+for (const [dialect, smoke] of [['zulip', false], ['alternate', false], ['zulip', true]] as const) {
+  test(`the report names as many messages as the run made the server keep (${dialect} dialect${smoke ? ', --smoke' : ''}, --decisions)`, async () => {
+    const reference = await startReference({ port: 0, dialect });
+    try {
+      const held = () => [...reference.realm.messages.values()].length;
+      const before = held();
+      const report = await runSuite({
+        target: reference.url, credentials: targetProfile(reference.fixture, reference.url).users, embedded: false, seed: 3, runs: smoke ? 1 : 2, only: null, replayPath: null,
+        decisions: true, rate: 0, timeoutMs: 5_000, eventWaitMs: 300, expectations: null, createUsers: true, smoke,
+      });
+      const line = (report.cleanup.left ?? []).find((text) => / messages, sent or delivered by the run/.test(text));
+      const named = Number(/^(\d+) /.exec(line ?? '')?.[1] ?? 0);
+      assert.is(named, held() - before, `the report: ${line}`);
+    } finally {
+      await reference.close();
+    }
+  });
+}
+
 test.run();

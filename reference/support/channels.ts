@@ -3,6 +3,7 @@
 import { sendEvent } from '../model/events.js';
 import type { Request } from '../model/request.js';
 import { hasShape } from '../model/levels.js';
+import { doSendMessage } from '../model/messaging.js';
 import { FLAG_BITS, type Channel, type ChannelId, type Realm, type User, type UserId } from '../model/model.js';
 import { JsonError, checkDict, checkString, missingArgument, pathId } from '../model/params.js';
 
@@ -141,6 +142,7 @@ export function subscribe({ realm, user, params }: Request) {
   const subscribed: Record<string, string[]> = {};
   const already: Record<string, string[]> = {};
   const added = new Map<UserId, Channel[]>();
+  const created: Channel[] = [];
   const key = (target: User) => (hasShape(realm.featureLevel, 'subscribedByUserId') ? String(target.id) : target.email);
   for (const { name, description } of allowed) {
     const existing = findChannelByName(realm, name);
@@ -161,6 +163,12 @@ export function subscribe({ realm, user, params }: Request) {
     // A new channel is announced first, to all who may see it, its new subscribers among them.
     if (!existing) sendEvent(realm, { type: 'stream', op: 'create', streams: [streamDict(realm, channel)] }, audience(realm, channel));
     sendPeerEvent(realm, 'peer_add', channel, newly);
+    // As Zulip does, the notification bot opens a new channel with a notice of who created it: a
+    // message the server sends because of a client's request, which a client never sent.
+    if (!existing) created.push(channel);
+  }
+  for (const channel of created) {
+    doSendMessage(realm, realm.notificationBot!, { type: 'stream', channelId: channel.id, topic: 'channel events' }, `**${channel.inviteOnly ? 'Private' : 'Public'}** channel created by @_**${user.fullName}|${user.id}**.`, false, 'Internal');
   }
   for (const [id, channels] of added) sendEvent(realm, { type: 'subscription', op: 'add', subscriptions: channels.map((channel) => subscriptionDict(realm, channel)) }, [id]);
   return { subscribed, already_subscribed: already, ...(fatal ? {} : { unauthorized }) };
