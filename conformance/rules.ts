@@ -686,6 +686,11 @@ export const RULES = [
     why: 'Reading messages is outside the spec; Zulip renders Markdown by default.',
     alternate: 'Content is rendered in its own markup (`<div class="tc-message">…</div>`); apply_markdown=false gives the raw text.',
   },
+  // ---- The organization as one model ------------------------------------------------------
+  {
+    id: 'organization.model', section: 'States and transitions', severity: 'must', since: 1,
+    title: 'Whatever the profile\'s users do, in any order, two requests at once included, every user\'s drafts, scheduled messages and flags, the profile fields and the defaults are what the spec\'s statements make of them, after some serial order of what was sent: each actor\'s operations change its own data only, refused requests change nothing, and every answer is the one those statements give.',
+  },
 ] as const satisfies readonly Rule[];
 
 export type RuleId = (typeof RULES)[number]['id'];
@@ -1089,7 +1094,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Endpoints 8. Upload custom emoji', says: 'A multipart body with a single file part: an image or gif.', rules: ['emoji.one-file-part', 'emoji.images-only', 'emoji.image-bytes'] },
   { section: 'Endpoints 8. Upload custom emoji', says: 'Access depends on the organization\'s configuration.', rules: ['emoji.upload-access', 'emoji.permission'] },
   { section: 'Authentication', says: 'Every request is authenticated with HTTP Basic: email and API key.', rules: ['general.authentication-required'] },
-  { section: 'Authentication', says: 'All other listed endpoints act on the authenticated user\'s own data (scheduled messages, drafts, flags, reminders).', rules: ['general.own-data-only'] },
+  { section: 'Authentication', says: 'All other listed endpoints act on the authenticated user\'s own data (scheduled messages, drafts, flags, reminders).', rules: ['general.own-data-only', 'organization.model'] },
   { section: 'Authentication', says: 'Bots use the bot\'s email and API key.', rules: [] },
   { section: 'Events', says: 'Drafts events after drafts are created; typing events only to receivers; no event when synchronization is switched off.', rules: ['drafts.event-to-other-clients', 'typing.only-to-receivers', 'drafts.sync-off-sends-no-event'] },
   { section: 'Events', says: 'Event names, queues and payloads: not shown.', rules: ['drafts.event-shapes', 'flags.event-shape', 'scheduled.event-shapes', 'defaults.event-shape', 'fields.listing-shape', 'reminders.listing-shape', 'emoji.listing-shape', 'typing.event-shape'] },

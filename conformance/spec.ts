@@ -223,6 +223,7 @@ export const PINNED: Readonly<Record<string, readonly string[]>> = {
   'general.envelope': ['Every JSON response has `result`', 'Error responses are JSON objects with `result` equal to `"error"`'],
   'general.authentication-required': ['Every request is authenticated with HTTP Basic authentication', 'All endpoints require authentication (see Authentication).'],
   'general.own-data-only': ['act on the authenticated user\'s own data'],
+  'organization.model': ['act on the authenticated user\'s own data', 'Only these moves are established'],
   'general.admin-only': ['Endpoints 1 (settings defaults) and 4 (profile field creation) are restricted to organization administrators.'],
   'general.ignored-parameters-listed': ['When a request contains parameters that the operation does not support', 'from feature level 167 every success response of every endpoint may carry it'],
   'general.ignored-parameters-on-settings': ['introduced for one settings operation at feature level 78; added to the settings-defaults operation at level 96'],

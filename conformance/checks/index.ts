@@ -7,6 +7,7 @@ import { EMOJI_CHECKS, EMOJI_OPERATIONS } from './emoji.js';
 import { FIELDS_CHECKS, FIELDS_OPERATIONS } from './fields.js';
 import { FLAGS_CHECKS, FLAGS_OPERATIONS } from './flags.js';
 import { generalChecks } from './general.js';
+import { ORGANIZATION_CHECKS } from './organization.js';
 import type { Check } from '../run/harness.js';
 import { REMINDERS_CHECKS, REMINDERS_OPERATIONS } from './reminders.js';
 import { SCHEDULED_CHECKS, SCHEDULED_OPERATIONS } from './scheduled.js';
@@ -22,4 +23,5 @@ export const CHECKS: readonly Check[] = [
   ...REMINDERS_CHECKS,
   ...EMOJI_CHECKS,
   ...TYPING_CHECKS,
+  ...ORGANIZATION_CHECKS,
 ];

@@ -144,6 +144,7 @@ export const RULE_COSTS: Readonly<Record<string, number>> = {
   'general.date-header': 10,
   'general.channel-history-read': 10,
   'general.message-rendering': 10,
+  'organization.model': 2760,
 };
 
 export const SMOKE_COSTS: Readonly<Record<string, number>> = {
@@ -287,4 +288,5 @@ export const SMOKE_COSTS: Readonly<Record<string, number>> = {
   'general.date-header': 2,
   'general.channel-history-read': 4,
   'general.message-rendering': 4,
+  'organization.model': 0,
 };

@@ -67,6 +67,10 @@ function deletedButSent(realm: Realm): ScheduledMessage[] {
 export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'general.envelope': { does: 'a success of the flags operation says msg "Flags updated"', rules: { successEnvelope: (base) => (path, data) => (path.endsWith('/messages/flags') ? { ...base(path, data), msg: 'Flags updated' } : base(path, data)) } },
   'general.authentication-required': { does: 'any well-formed API key is accepted with a known email', alsoCaughtBy: ['general.error-statuses'], rules: { userOfCredentials: () => (realm, email) => realm.usersByEmail.get(email) } },
+  'organization.model': {
+    does: 'a draft equal to one the user has already (type, audience, topic and content) is not stored again, though the create answers its ID',
+    rules: { storeDraft: (base) => (user, draft) => ([...user.drafts.values()].some((held) => held.type === draft.type && held.topic === draft.topic && held.content === draft.content && JSON.stringify(held.to) === JSON.stringify(draft.to)) ? undefined : base(user, draft)) },
+  },
   'general.own-data-only': { does: 'what a user does to their own drafts, scheduled messages, flags and reminders is told to every user\'s clients', rules: { ownDataAudience: () => (realm) => [...realm.users.keys()] } },
   'general.admin-only': { does: 'a regular member may update the settings defaults and create profile fields', rules: { checkAdministrator: (base) => (realm, user, specEndpoint) => (specEndpoint ? undefined : base(realm, user, specEndpoint)) } },
   'general.ignored-parameters-listed': { does: 'ignored_parameters_unsupported leaves out the first name', alsoCaughtBy: ['general.ignored-parameters-on-settings'], rules: { ignoredParametersListed: (base) => (ignored) => base(ignored).slice(1) } },

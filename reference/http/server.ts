@@ -141,8 +141,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       new Promise<void>((resolve) => {
         clearInterval(timer);
         closeQueues();
+        // A client that keeps its connection and sends again (a poll every 100 ms) would hold the
+        // server open: every answer from now on closes its connection, and what is still open
+        // after a second is closed.
+        server.on('request', (_req, res) => res.setHeader('connection', 'close'));
         server.close(() => resolve());
         server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 1000).unref();
       }),
   };
 }

@@ -1,0 +1,805 @@
+// One model of the organization, as QuickCheck's state machines and Jepsen's checkers see a
+// system: every profile actor (member, other, admin) issues the spec's operations, valid and
+// refused, in random order across the areas, with arguments from small pools (so that objects
+// collide: the same texts, topics, messages and names), sometimes two requests at once; after
+// every step the whole world is read (each actor's drafts, scheduled messages and flags, the
+// organization's profile fields and, after a change of them, the defaults and each actor's own
+// settings) and compared with the model. Two requests at once must leave what some serial order
+// of them leaves (linearizability); the model decides each request by the spec's statements, and
+// where the spec leaves a point open (a profile field's name in use), it allows either outcome.
+// Every prediction names the rules whose statements it comes from: a difference fails the model
+// with those rules named, and the shrunk sequence of commands as the counterexample.
+
+import fc from 'fast-check';
+import type { Forged, ParamList, Response, Role } from '../run/client.js';
+import { check, expect, modelRun, noServerError, succeeded, Violation, type Check, type Context } from '../run/harness.js';
+import type { RuleId } from '../rules.js';
+import { createChannel, fetchState, namesId, pollEvents, readConversation, registerQueue, send, targetNow, type Channel, type Queue } from './world.js';
+
+const ACTORS: readonly Role[] = ['member', 'other', 'admin'];
+const FLAGS = ['read', 'starred', 'collapsed'] as const;
+/** Names of the flag table that cannot be changed, and names outside it. */
+const NOT_CHANGEABLE = ['mentioned', 'historical', 'has_alert_word', 'READ', 'unread', ''] as const;
+type Flag = (typeof FLAGS)[number];
+const DAY = 86_400;
+
+/** Small pools: equal texts within a batch and across actors, two topics, three settings. */
+const TEXTS = ['one', 'two', 'one'] as const;
+const TOPICS = ['pool a', 'pool b'] as const;
+const FIELD_NAMES = ['Pool', 'pool', 'Other pool'] as const;
+/**
+ * Settings of every level from 96 on: two booleans and an enumeration, each with its values and
+ * values outside them (the enumeration's neighbours and the ends of the integers, a boolean's
+ * integer), which the spec makes invalid.
+ */
+const SETTINGS: ReadonlyArray<readonly [string, readonly unknown[], readonly unknown[]]> = [
+  ['enter_sends', [true, false], [0, 1, 2, 'yes']],
+  ['left_side_userlist', [true, false], [-1]],
+  ['color_scheme', [1, 2, 3], [0, 4, -2147483648, 2147483647]],
+];
+/** Field types of the spec: 1 to 8 (Pronouns from level 151), and numbers outside them. */
+const FIELD_TYPES = [1, 2, 3, 4, 5, 6, 7, 8] as const;
+const NOT_FIELD_TYPES = [0, 9, -1] as const;
+
+// ---- The model ------------------------------------------------------------------------------
+
+interface Draft { readonly id: number; readonly type: '' | 'stream' | 'private'; readonly to: readonly number[]; readonly topic: string; readonly content: string; readonly timestamp?: unknown }
+interface Scheduled { readonly id: number; readonly type: 'stream' | 'private'; readonly to: number | readonly number[]; readonly topic: string; readonly content: string; readonly at: number }
+interface Field { readonly id: number; readonly name: string; readonly summary: boolean }
+
+/** The organization as far as the run's own objects go, and each actor's flags on the pool's messages. */
+interface Organization {
+  drafts: Record<Role, Draft[]>;
+  scheduled: Record<Role, Scheduled[]>;
+  flags: Record<Role, Map<number, Set<Flag>>>;
+  fields: Field[];
+  /** Fields with display_in_profile_summary that are not the run's (the organization's own). */
+  summaryElsewhere: number;
+  /** The defaults of SETTINGS, and each actor's own values of them: read where a step may change them. */
+  defaults: Record<string, unknown>;
+  own: Record<Role, Record<string, unknown>>;
+  /** IDs the run's objects had before they were deleted: asked for again, they are missing. */
+  deletedScheduled: number[];
+}
+
+/** What one run of the model works with: its channel, the pool's messages, the users' IDs, its marker. */
+interface Pool {
+  readonly channel: Channel;
+  readonly topic: string;
+  readonly messages: readonly number[];
+  readonly ids: Record<Role, number>;
+  /** Every text the model makes carries it: its objects are told from everything else's by it. */
+  readonly marker: string;
+  /** The hint of the model's profile fields: an event of the organization's fields names it, never the drafts' marker. */
+  readonly fieldMarker: string;
+  /** The target's feature level. */
+  readonly level: number;
+  /** A second channel: a channel draft to both is refused. */
+  readonly second: Channel;
+  /** The earliest time a draft of the model can be stamped with: the newest pool message's, sent before. */
+  readonly since: number;
+  /** Each actor's event queue, opened before the model's first step. */
+  readonly queues: Record<Role, Queue>;
+}
+
+const clone = (state: Organization): Organization => ({
+  drafts: { member: [...state.drafts.member], other: [...state.drafts.other], admin: [...state.drafts.admin] },
+  scheduled: { member: [...state.scheduled.member], other: [...state.scheduled.other], admin: [...state.scheduled.admin] },
+  flags: Object.fromEntries(ACTORS.map((as) => [as, new Map([...state.flags[as]].map(([id, flags]) => [id, new Set(flags)]))])) as Organization['flags'],
+  fields: [...state.fields],
+  summaryElsewhere: state.summaryElsewhere,
+  defaults: { ...state.defaults },
+  own: { member: { ...state.own.member }, other: { ...state.own.other }, admin: { ...state.own.admin } },
+  deletedScheduled: [...state.deletedScheduled],
+});
+
+/** A difference between the model and the world, with the rules whose statements predicted otherwise. */
+interface Problem {
+  readonly rules: readonly RuleId[];
+  readonly text: string;
+}
+
+// ---- Commands: what an actor asks, what the spec says of the answer and of the world --------
+
+type Answer = Response;
+
+/** One request of one actor: sent, then its answer judged and the model moved on by the spec. */
+interface Step {
+  readonly label: string;
+  /** Whose own data the step changes when it succeeds (drafts, scheduled messages, flags), for its events. */
+  readonly owner?: Role;
+  /** Whether the target and the model can take it (feature levels; a position into an empty list). */
+  applies(state: Organization, context: Context): boolean;
+  send(context: Context, state: Organization, pool: Pool): Promise<Answer>;
+  /** The model after this answer, and what in the answer the spec does not allow. */
+  apply(state: Organization, answer: Answer, pool: Pool): Problem[];
+  /** Whether the step may change the defaults or users' own settings (they are read after it). */
+  readonly settings?: boolean;
+}
+
+const succeededAnswer = (answer: Answer) => answer.status >= 200 && answer.status < 300 && answer.body?.result === 'success';
+const refusedAnswer = (answer: Answer) => answer.status >= 400 && answer.status < 500 && answer.body?.result === 'error';
+const told = (answer: Answer) => `${answer.status} ${answer.text.slice(0, 200)}`;
+const at = <T>(list: readonly T[], position: number): T | undefined => (list.length === 0 ? undefined : list[position % list.length]);
+
+/** How the last draft of a batch breaks the spec, where it does; each makes the whole batch refused. */
+type DraftFault = 'channels' | 'nul' | 'type' | 'missing';
+const DRAFT_FAULTS: Record<DraftFault, { readonly says: string; readonly rule: RuleId }> = {
+  channels: { says: 'a channel draft with no channel, or two', rule: 'drafts.channel-draft-needs-one-channel' },
+  nul: { says: 'a NUL byte in its content', rule: 'drafts.null-bytes-rejected' },
+  type: { says: 'a type the spec does not list', rule: 'drafts.type-must-be-listed' },
+  missing: { says: 'no content', rule: 'drafts.required-fields' },
+};
+
+/** A parameter no server supports: a success lists it in ignored_parameters_unsupported, from the level it does. */
+const UNSUPPORTED = 'teamchat_conformance_unsupported';
+
+/** What an answer's ignored_parameters_unsupported says of a request that carried UNSUPPORTED (or none), at this level. */
+function ignoredListed(answer: Answer, carried: boolean, level: number, since = 167): Problem[] {
+  const listed = answer.body?.ignored_parameters_unsupported;
+  if (level < since) return listed === undefined ? [] : [{ rules: ['general.ignored-parameters-absent-before-167'], text: `below level ${since} the answer carries ignored_parameters_unsupported ${JSON.stringify(listed)}` }];
+  if (!carried) return listed === undefined || (Array.isArray(listed) && listed.length === 0) ? [] : [{ rules: ['general.ignored-parameters-listed'], text: `a request without unsupported parameters was answered with ignored_parameters_unsupported ${JSON.stringify(listed)}` }];
+  return Array.isArray(listed) && listed.length === 1 && listed[0] === UNSUPPORTED ? [] : [{ rules: ['general.ignored-parameters-listed'], text: `the request carried ${UNSUPPORTED}, and ignored_parameters_unsupported is ${JSON.stringify(listed)}` }];
+}
+
+function createDrafts(as: Role, items: ReadonlyArray<{ kind: number; text: number; topic: number; audience: number }>, invalid: DraftFault | null, extra = false): Step {
+  const drafts = (pool: Pool) => items.map((item, index): Record<string, unknown> & Omit<Draft, 'id'> => {
+    const content = `${pool.marker} ${TEXTS[item.text % TEXTS.length]}`;
+    const others = ACTORS.filter((role) => role !== as);
+    if (invalid !== null && index === items.length - 1) {
+      const draft = { type: 'stream' as const, to: [pool.channel.id], topic: TOPICS[item.topic % TOPICS.length]!, content };
+      // Not exactly one channel: none, or two distinct ones.
+      if (invalid === 'channels') return { ...draft, to: item.audience % 2 === 0 ? [] : [pool.channel.id, pool.second.id] };
+      if (invalid === 'nul') return { ...draft, content: `${content}\u0000` };
+      if (invalid === 'type') return { ...draft, type: 'topic' as never };
+      const { content: _missing, ...rest } = draft;
+      return rest as never;
+    }
+    // An unaddressed draft's `to` is ignored: one with a user in it is taken all the same.
+    if (item.kind % 3 === 0) return { type: '' as const, to: item.audience % 2 === 0 ? [] as number[] : [pool.ids[as]], topic: '', content };
+    if (item.kind % 3 === 1) return { type: 'stream' as const, to: [pool.channel.id], topic: TOPICS[item.topic % TOPICS.length]!, content };
+    return { type: 'private' as const, to: item.audience % 2 === 0 ? [pool.ids[others[0]!]] : others.map((role) => pool.ids[role]), topic: '', content };
+  });
+  return {
+    label: `${as} creates ${items.length} draft${items.length === 1 ? '' : 's'}${invalid ? `, the last with ${DRAFT_FAULTS[invalid].says}` : ''}${extra ? `, with ${UNSUPPORTED}` : ''}`,
+    owner: as,
+    applies: () => items.length > 0,
+    send: (context, _state, pool) => context.call(as, 'POST', '/drafts', { drafts: drafts(pool), ...(extra ? { [UNSUPPORTED]: 'x' } : {}) }, { repeatable: invalid !== null }),
+    apply(state, answer, pool) {
+      if (invalid !== null) {
+        return refusedAnswer(answer) ? [] : [{ rules: [DRAFT_FAULTS[invalid].rule], text: `${this.label}: the batch was answered ${told(answer)}, not refused` }];
+      }
+      const ids = answer.body?.ids;
+      if (!succeededAnswer(answer) || !Array.isArray(ids) || ids.length !== items.length || new Set(ids).size !== ids.length || !ids.every(Number.isInteger)) {
+        return [{ rules: ['drafts.create-returns-ids-in-order'], text: `${this.label}: answered ${told(answer)}, not success with ${items.length} distinct integer IDs` }];
+      }
+      // An unaddressed draft's audience is ignored: the model keeps it empty.
+      drafts(pool).forEach((draft, index) => state.drafts[as].push({ id: ids[index], type: draft.type, to: draft.type === '' ? [] : draft.to, topic: draft.topic, content: draft.content }));
+      return ignoredListed(answer, extra, pool.level).map((problem) => ({ ...problem, text: `${this.label}: ${problem.text}` }));
+    },
+  };
+}
+
+function deleteDraft(as: Role, whose: Role, position: number): Step {
+  // Which draft is named when the request goes: a step sent at once with another is applied in either order.
+  let draft: Draft;
+  return {
+    label: `${as} deletes ${whose === as ? 'its' : `${whose}'s`} draft #${position}`,
+    owner: as,
+    applies: (state) => state.drafts[whose].length > 0,
+    send: (context, state) => {
+      draft = at(state.drafts[whose], position)!;
+      return context.call(as, 'DELETE', `/drafts/${draft.id}`);
+    },
+    apply(state, answer) {
+      // Gone already (the other request of a pair took it): the delete changes nothing, whatever it answers.
+      if (!state.drafts[whose].some((held) => held.id === draft.id)) return [];
+      if (whose !== as) {
+        // Another user's draft: the spec's operations act on one's own data; the model keeps it as it was.
+        return succeededAnswer(answer) ? [{ rules: ['general.own-data-only'], text: `${this.label}: draft ${draft.id} is ${whose}'s, yet the delete succeeded: ${told(answer)}` }] : [];
+      }
+      if (!succeededAnswer(answer)) return [{ rules: ['drafts.created-drafts-read-back'], text: `${this.label}: deleting its own draft ${draft.id} was answered ${told(answer)}` }];
+      state.drafts[as] = state.drafts[as].filter((other) => other.id !== draft.id);
+      return [];
+    },
+  };
+}
+
+function schedule(as: Role, channel: boolean, text: number, topic: number, audience: number): Step {
+  const made = (pool: Pool, now: number): Omit<Scheduled, 'id'> => {
+    const content = `${pool.marker} ${TEXTS[text % TEXTS.length]}`;
+    const others = ACTORS.filter((role) => role !== as);
+    return channel
+      ? { type: 'stream', to: pool.channel.id, topic: TOPICS[topic % TOPICS.length]!, content, at: now }
+      : { type: 'private', to: audience % 2 === 0 ? [pool.ids[others[0]!]] : others.map((role) => pool.ids[role]), topic: '', content, at: now };
+  };
+  let sent: Omit<Scheduled, 'id'> | null = null;
+  return {
+    label: `${as} schedules a ${channel ? 'channel' : 'direct'} message`,
+    owner: as,
+    applies: (_state, context) => context.level >= 173,
+    async send(context, _state, pool) {
+      // Far ahead: nothing of the model is delivered while it runs, whoever moves the clock.
+      sent = made(pool, (await targetNow(context)) + 30 * DAY + text);
+      const names = typeNames(sent.type, context.level);
+      const params: ParamList = { type: names[text % names.length]!, to: sent.to as never, content: sent.content, scheduled_delivery_timestamp: sent.at, ...(channel ? { topic: sent.topic } : {}) };
+      return context.call(as, 'POST', '/scheduled_messages', params);
+    },
+    apply(state, answer) {
+      const id = answer.body?.scheduled_message_id;
+      // Scheduling is outside the spec (Zulip's endpoint), needed to make what the spec's operations act on.
+      if (!succeededAnswer(answer) || !Number.isInteger(id)) return [{ rules: ['scheduled.edits-follow-model'], text: `${this.label}: answered ${told(answer)}, no scheduled_message_id` }];
+      state.scheduled[as].push({ id, ...sent! });
+      return [];
+    },
+  };
+}
+
+/** The spec's names of the two kinds of message at a level: `direct` and `private` always, `channel` beside `stream` from 248. */
+const typeNames = (kind: 'stream' | 'private', level: number) => (kind === 'stream' ? (level >= 248 ? ['stream', 'channel'] : ['stream']) : ['private', 'direct']);
+
+interface Change {
+  readonly text?: number;
+  readonly topic?: number;
+  readonly later?: number;
+  /** Moves the message to the other kind: a type name (by position), with `to` (and a topic for a channel) unless left out. */
+  readonly move?: { readonly name: number; readonly leaveOut?: 'to' | 'topic' };
+}
+
+function editScheduled(as: Role, whose: Role, position: number, change: Change): Step {
+  const params = (target: Scheduled, pool: Pool, level: number): ParamList => {
+    const kind = change.move ? (target.type === 'stream' ? 'private' : 'stream') : target.type;
+    const names = typeNames(kind, level);
+    const others = ACTORS.filter((role) => role !== as);
+    return {
+      ...(change.move ? { type: names[change.move.name % names.length]! } : {}),
+      ...(change.move && change.move.leaveOut !== 'to' ? { to: (kind === 'stream' ? pool.channel.id : [pool.ids[others[change.move.name % 2]!]]) as never } : {}),
+      ...(change.text !== undefined ? { content: `${pool.marker} ${TEXTS[change.text % TEXTS.length]} edited` } : {}),
+      // A topic is given to a direct message too: the spec says it is then ignored.
+      ...((change.topic !== undefined || (change.move && kind === 'stream')) && change.move?.leaveOut !== 'topic' ? { topic: TOPICS[(change.topic ?? 0) % TOPICS.length]! } : {}),
+      ...(change.later !== undefined ? { scheduled_delivery_timestamp: target.at + 60 * (1 + change.later) } : {}),
+    };
+  };
+  const what = [...Object.keys(change).filter((key) => key !== 'move'), ...(change.move ? [`move to the other kind${change.move.leaveOut ? ` without ${change.move.leaveOut}` : ''}`] : [])].join(', ');
+  let target: Scheduled;
+  return {
+    label: `${as} edits ${whose === as ? 'its' : `${whose}'s`} scheduled message #${position} (${what || 'nothing'})`,
+    owner: as,
+    applies: (state, context) => context.level >= 184 && state.scheduled[whose].length > 0 && what !== '',
+    send: (context, state, pool) => {
+      target = at(state.scheduled[whose], position)!;
+      return context.call(as, 'PATCH', `/scheduled_messages/${target.id}`, params(target, pool, context.level), { repeatable: whose !== as || change.move?.leaveOut !== undefined });
+    },
+    apply(state, answer, pool) {
+      // Deleted already (the other request of a pair): no scheduled message has the ID any more.
+      if (whose === as && !state.scheduled[as].some((held) => held.id === target.id)) return refusedAnswer(answer) && answer.body?.code === 'BAD_REQUEST' ? [] : [{ rules: ['scheduled.missing-message-error'], text: `${this.label}: scheduled message ${target.id} no longer exists, yet the edit was answered ${told(answer)}` }];
+      if (whose !== as) return refusedAnswer(answer) ? [] : [{ rules: ['scheduled.own-messages-only'], text: `${this.label}: scheduled message ${target.id} is ${whose}'s, yet the edit was answered ${told(answer)}` }];
+      // A move needs `to`, and a move to a channel its topic: without them the edit is refused and changes nothing.
+      if (change.move?.leaveOut === 'to') return refusedAnswer(answer) ? [] : [{ rules: ['scheduled.to-required-on-type-change'], text: `${this.label}: the type changed without \`to\`, yet the edit was answered ${told(answer)}` }];
+      if (change.move?.leaveOut === 'topic' && target.type === 'private') return refusedAnswer(answer) ? [] : [{ rules: ['scheduled.topic-required-on-change-to-channel'], text: `${this.label}: moved to a channel without a topic, yet the edit was answered ${told(answer)}` }];
+      if (!succeededAnswer(answer)) return [{ rules: change.move ? ['scheduled.edits-follow-model', 'scheduled.type-synonyms'] : target.type === 'private' && change.topic !== undefined ? ['scheduled.topic-ignored-for-direct'] : ['scheduled.edits-follow-model'], text: `${this.label}: answered ${told(answer)}` }];
+      // The message as this order finds it: an edit sent at once with another edit builds on whichever went first.
+      const current = state.scheduled[as].find((held) => held.id === target.id)!;
+      const given = params(target, pool, pool.level);
+      const kind = change.move ? (target.type === 'stream' ? 'private' : 'stream') : target.type;
+      const edited: Scheduled = {
+        ...current,
+        type: kind,
+        ...(given.to !== undefined ? { to: given.to as Scheduled['to'] } : {}),
+        ...(given.content !== undefined ? { content: String(given.content) } : {}),
+        ...(kind === 'stream' && given.topic !== undefined ? { topic: String(given.topic) } : {}),
+        ...(given.scheduled_delivery_timestamp !== undefined ? { at: Number(given.scheduled_delivery_timestamp) } : {}),
+      };
+      state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? edited : one));
+      return [];
+    },
+  };
+}
+
+function deleteScheduled(as: Role, whose: Role | 'deleted', position: number): Step {
+  let id: number;
+  return {
+    label: whose === 'deleted' ? `${as} deletes a scheduled message deleted before (#${position})` : `${as} deletes ${whose === as ? 'its' : `${whose}'s`} scheduled message #${position}`,
+    owner: as,
+    applies: (state, context) => context.level >= 173 && (whose === 'deleted' ? state.deletedScheduled.length > 0 : state.scheduled[whose].length > 0),
+    send: (context, state) => {
+      id = whose === 'deleted' ? at(state.deletedScheduled, position)! : at(state.scheduled[whose], position)!.id;
+      return context.call(as, 'DELETE', `/scheduled_messages/${id}`, {}, { repeatable: whose !== as });
+    },
+    apply(state, answer) {
+      const owned = whose !== 'deleted' && state.scheduled[whose].some((held) => held.id === id);
+      if (whose === 'deleted' || (whose === as && !owned)) {
+        return refusedAnswer(answer) && answer.body?.code === 'BAD_REQUEST' ? [] : [{ rules: ['scheduled.delete-missing-error'], text: `${this.label}: scheduled message ${id} no longer exists, yet the delete was answered ${told(answer)}` }];
+      }
+      if (whose !== as) return refusedAnswer(answer) ? [] : [{ rules: ['scheduled.own-messages-only'], text: `${this.label}: scheduled message ${id} is ${whose}'s, yet the delete was answered ${told(answer)}` }];
+      const target = state.scheduled[as].find((held) => held.id === id)!;
+      if (!succeededAnswer(answer)) return [{ rules: ['scheduled.delete-removes'], text: `${this.label}: answered ${told(answer)}` }];
+      state.scheduled[as] = state.scheduled[as].filter((one) => one.id !== target.id);
+      state.deletedScheduled.push(target.id);
+      return [];
+    },
+  };
+}
+
+function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CHANGEABLE)[number], positions: readonly number[], extra = false): Step {
+  const ids = (pool: Pool) => positions.map((position) => at(pool.messages, position)!);
+  const changeable = (FLAGS as readonly string[]).includes(flag);
+  return {
+    label: `${as} ${op === 'add' ? 'adds' : 'removes'} ${JSON.stringify(flag)} on messages #${positions.join(', #')}${extra ? `, with ${UNSUPPORTED}` : ''}`,
+    owner: as,
+    applies: () => positions.length > 0,
+    send: (context, _state, pool) => context.call(as, 'POST', '/messages/flags', { messages: ids(pool), op, flag, ...(extra ? { [UNSUPPORTED]: 'x' } : {}) }, { repeatable: !changeable }),
+    apply(state, answer, pool) {
+      if (!changeable) return refusedAnswer(answer) ? [] : [{ rules: ['flags.only-changeable-flags'], text: `${this.label}: ${JSON.stringify(flag)} is no changeable flag, yet answered ${told(answer)}` }];
+      if (!succeededAnswer(answer)) return [{ rules: [op === 'add' ? 'flags.add-sets-flag' : 'flags.remove-clears-flag'], text: `${this.label}: answered ${told(answer)}` }];
+      const modified: number[] = [];
+      for (const id of new Set(ids(pool))) {
+        const flags = state.flags[as].get(id);
+        if (!flags) continue;
+        if (flags.has(flag as Flag) !== (op === 'add')) modified.push(id);
+        if (op === 'add') flags.add(flag as Flag);
+        else flags.delete(flag as Flag);
+      }
+      // `messages` holds the IDs of the modified messages: every one of them.
+      const listed = answer.body?.messages;
+      const missing = modified.filter((id) => !Array.isArray(listed) || !listed.includes(id));
+      const ignored = ignoredListed(answer, extra, pool.level).map((problem) => ({ ...problem, text: `${this.label}: ${problem.text}` }));
+      return missing.length === 0 ? ignored : [...ignored, { rules: ['flags.response-lists-modified'], text: `${this.label}: messages ${missing.join(', ')} were modified, and the answer's messages ${JSON.stringify(listed)} leaves them out` }];
+    },
+  };
+}
+
+function createField(as: Role, name: number, summary: boolean, type: number, invalidType: boolean, optionWithoutOrder = false): Step {
+  const label = `${FIELD_NAMES[name % FIELD_NAMES.length]}`;
+  const fieldType = invalidType ? NOT_FIELD_TYPES[type % NOT_FIELD_TYPES.length]! : FIELD_TYPES[type % FIELD_TYPES.length]!;
+  // A list of options needs its options, each with text and order; the spec leaves the other types' field_data unshown (type 7 is left out).
+  const fieldData = fieldType === 3 ? { a: { text: 'A', order: '1' }, b: optionWithoutOrder ? { text: 'B' } : { text: 'B', order: '2' } } : undefined;
+  const badOptions = fieldType === 3 && optionWithoutOrder;
+  return {
+    label: `${as} creates a profile field of type ${fieldType}${badOptions ? ' (an option without order)' : ''} named ${JSON.stringify(label)}${summary ? ' shown in the summary' : ''}`,
+    applies: (_state, context) => context.level >= (summary ? 146 : 1) && (fieldType !== 8 || context.level >= 151) && fieldType !== 7,
+    send: (context, _state, pool) => context.call(as, 'POST', '/realm/profile_fields', { name: label, hint: pool.fieldMarker, field_type: fieldType, ...(fieldData ? { field_data: fieldData } : {}), ...(summary ? { display_in_profile_summary: true } : {}) }, { repeatable: as !== 'admin' || invalidType || badOptions }),
+    apply(state, answer) {
+      if (as !== 'admin') return refusedAnswer(answer) ? [] : [{ rules: ['general.admin-only'], text: `${this.label}: ${as} is no administrator, yet the create was answered ${told(answer)}` }];
+      if (invalidType) return refusedAnswer(answer) ? [] : [{ rules: ['fields.field-type-values'], text: `${this.label}: ${fieldType} is no field type, yet the create was answered ${told(answer)}` }];
+      if (badOptions) return refusedAnswer(answer) ? [] : [{ rules: ['fields.select-options'], text: `${this.label}: an option without order, yet the create was answered ${told(answer)}` }];
+      // Long text and Person picker fields cannot be in the summary.
+      if (summary && (fieldType === 2 || fieldType === 6)) return refusedAnswer(answer) ? [] : [{ rules: ['fields.summary-types'], text: `${this.label}: a field of type ${fieldType} cannot be in the summary, yet the create was answered ${told(answer)}` }];
+      const shown = state.fields.filter((field) => field.summary).length + state.summaryElsewhere;
+      if (summary && shown >= 2) return refusedAnswer(answer) ? [] : [{ rules: ['fields.summary-limit'], text: `${this.label}: ${shown} fields are in the summary already, yet the create was answered ${told(answer)}` }];
+      // A name in use may be refused (a server may keep names unique): the spec is silent, the model allows it.
+      const inUse = state.fields.some((field) => field.name.toLowerCase() === label.toLowerCase());
+      if (inUse && refusedAnswer(answer)) return [];
+      const id = answer.body?.id;
+      if (!succeededAnswer(answer) || !Number.isInteger(id)) return [{ rules: ['fields.create-returns-id'], text: `${this.label}: answered ${told(answer)}, not success with an integer id` }];
+      state.fields.push({ id, name: label, summary });
+      return [];
+    },
+  };
+}
+
+function deleteField(position: number): Step {
+  let field: Field;
+  return {
+    label: `admin deletes profile field #${position}`,
+    applies: (state) => state.fields.length > 0,
+    send: (context, state) => {
+      field = at(state.fields, position)!;
+      return context.call('admin', 'DELETE', `/realm/profile_fields/${field.id}`);
+    },
+    apply(state, answer) {
+      if (!state.fields.some((held) => held.id === field.id)) return [];
+      // Outside the spec (Zulip's endpoint), the way the model removes what it made.
+      if (!succeededAnswer(answer)) return [{ rules: ['fields.create-returns-id'], text: `${this.label}: deleting field ${field.id} was answered ${told(answer)}` }];
+      state.fields = state.fields.filter((other) => other.id !== field.id);
+      return [];
+    },
+  };
+}
+
+function updateDefaults(as: Role, changes: ReadonlyArray<{ setting: number; value: number; invalid: boolean }>, extra = false): Step {
+  const chosen = new Map<string, { value: unknown; invalid: boolean }>();
+  for (const { setting, value, invalid } of changes) {
+    const [name, values, outside] = SETTINGS[setting % SETTINGS.length]!;
+    chosen.set(name, invalid ? { value: outside[value % outside.length], invalid } : { value: values[value % values.length], invalid });
+  }
+  const anyInvalid = [...chosen.values()].some((one) => one.invalid);
+  return {
+    label: `${as} sets the defaults ${[...chosen].map(([name, { value }]) => `${name}=${JSON.stringify(value)}`).join(', ')}${extra ? `, with ${UNSUPPORTED}` : ''}`,
+    settings: true,
+    applies: (state, context) => context.level >= 96 && chosen.size > 0 && [...chosen.keys()].every((name) => name in state.defaults),
+    send: (context) => context.call(as, 'PATCH', '/realm/user_settings_defaults', { ...Object.fromEntries([...chosen].map(([name, { value }]) => [name, value as never])), ...(extra ? { [UNSUPPORTED]: 'x' } : {}) }, { repeatable: as !== 'admin' || anyInvalid }),
+    apply(state, answer, pool) {
+      if (as !== 'admin') return refusedAnswer(answer) ? [] : [{ rules: ['general.admin-only'], text: `${this.label}: ${as} is no administrator, yet the update was answered ${told(answer)}` }];
+      // One value outside its setting's values makes the request invalid, and an invalid request changes nothing.
+      if (anyInvalid) return refusedAnswer(answer) ? [] : [{ rules: ['defaults.enum-values', 'defaults.value-types'], text: `${this.label}: a value outside its setting's values, yet answered ${told(answer)}` }];
+      if (!succeededAnswer(answer)) return [{ rules: ['defaults.updates-follow-model', 'defaults.values-stored'], text: `${this.label}: answered ${told(answer)}` }];
+      for (const [name, { value }] of chosen) state.defaults[name] = value;
+      // The settings-defaults operation lists what it ignores from level 96.
+      return ignoredListed(answer, extra, pool.level, 96).map((problem) => ({ ...problem, rules: problem.rules.map((rule) => (rule === 'general.ignored-parameters-absent-before-167' ? 'general.ignored-parameters-on-settings' : rule)), text: `${this.label}: ${problem.text}` }));
+    },
+  };
+}
+
+/** A profile user's email with another's API key, or with a key no server issued: nothing opens, nothing changes. */
+function forged(email: Role, keyOf: Role | null): Step {
+  const caller: Forged = keyOf === null ? { forged: true, email, api_key: 'x'.repeat(32) } : { forged: true, email, api_key: '', keyOf };
+  return {
+    label: `${email}'s email with ${keyOf === null ? 'a key no server issued' : `${keyOf}'s API key`} creates a draft`,
+    applies: () => keyOf !== email,
+    send: (context, _state, pool) => context.call(caller, 'POST', '/drafts', { drafts: [{ type: '', to: [], topic: '', content: `${pool.marker} forged` }] }, { repeatable: true }),
+    apply(_state, answer) {
+      return refusedAnswer(answer) ? [] : [{ rules: ['general.authentication-required'], text: `${this.label}: answered ${told(answer)}, not refused` }];
+    },
+  };
+}
+
+// ---- Reading the world ------------------------------------------------------------------------
+
+interface World {
+  drafts: Record<Role, Draft[]>;
+  scheduled: Record<Role, Scheduled[]>;
+  flags: Record<Role, Map<number, Set<Flag>>>;
+  fields: Field[];
+  summaryElsewhere: number;
+  settings?: { defaults: Record<string, unknown>; own: Record<Role, Record<string, unknown>> };
+}
+
+/** A private audience as a set of the others: servers may list it sorted, or with the sender. */
+const audience = (to: unknown, self: number) => (Array.isArray(to) ? [...new Set(to.filter((id) => id !== self))].sort((a, b) => a - b).join(',') : String(to));
+const KIND: Record<string, string> = { '': '', stream: 'stream', channel: 'stream', private: 'private', direct: 'private' };
+
+async function readWorld(context: Context, pool: Pool, withSettings: boolean): Promise<World> {
+  const world: World = { drafts: { member: [], other: [], admin: [] }, scheduled: { member: [], other: [], admin: [] }, flags: { member: new Map(), other: new Map(), admin: new Map() }, fields: [], summaryElsewhere: 0 };
+  const ours = (text: unknown) => typeof text === 'string' && text.includes(pool.marker);
+  for (const as of ACTORS) {
+    const drafts = succeeded(await context.call(as, 'GET', '/drafts'), `GET /drafts as ${as}`).drafts;
+    expect(Array.isArray(drafts), `GET /drafts as ${as}: no drafts list`);
+    world.drafts[as] = drafts.filter((draft: any) => ours(draft.content)).map((draft: any) => ({ id: draft.id, type: (KIND[draft.type] ?? draft.type) as Draft['type'], to: draft.type === '' ? [] : draft.to, topic: draft.topic, content: draft.content, timestamp: draft.timestamp }));
+    if (context.level >= 173) {
+      const scheduled = succeeded(await context.call(as, 'GET', '/scheduled_messages'), `GET /scheduled_messages as ${as}`).scheduled_messages;
+      expect(Array.isArray(scheduled), `GET /scheduled_messages as ${as}: no scheduled_messages list`);
+      world.scheduled[as] = scheduled.filter((item: any) => ours(item.content)).map((item: any) => ({ id: item.scheduled_message_id, type: (KIND[item.type] ?? item.type) as Scheduled["type"], to: item.to, topic: item.topic, content: item.content, at: item.scheduled_delivery_timestamp }));
+    }
+    for (const message of await readConversation(context, as, { channel: pool.channel.id, topic: pool.topic }, 20)) {
+      if (pool.messages.includes(message.id) && Array.isArray(message.flags)) world.flags[as].set(message.id, new Set(message.flags.filter((flag: string) => (FLAGS as readonly string[]).includes(flag))));
+    }
+  }
+  const fields = succeeded(await context.call('admin', 'GET', '/realm/profile_fields'), 'GET /realm/profile_fields').custom_fields;
+  expect(Array.isArray(fields), 'GET /realm/profile_fields: no custom_fields list');
+  world.fields = fields.filter((field: any) => field.hint === pool.fieldMarker).map((field: any) => ({ id: field.id, name: field.name, summary: field.display_in_profile_summary === true }));
+  world.summaryElsewhere = fields.filter((field: any) => field.hint !== pool.fieldMarker && field.display_in_profile_summary === true).length;
+  if (withSettings && context.level >= 96) {
+    const own = { member: {}, other: {}, admin: {} } as Record<Role, Record<string, unknown>>;
+    let defaults: Record<string, unknown> = {};
+    for (const as of ACTORS) {
+      const state = await fetchState(context, as, as === 'admin' ? ['realm_user_settings_defaults', 'user_settings'] : ['user_settings']);
+      if (as === 'admin') defaults = pick(state.realm_user_settings_defaults ?? {});
+      own[as] = pick(state.user_settings ?? {});
+    }
+    world.settings = { defaults, own };
+  }
+  return world;
+}
+
+const pick = (settings: Record<string, unknown>) => Object.fromEntries(SETTINGS.filter(([name]) => name in settings).map(([name]) => [name, settings[name]]));
+
+/** Every difference between the model and the world, each with the rules that predicted the model's side. */
+function differences(model: Organization, world: World, pool: Pool): Problem[] {
+  const problems: Problem[] = [];
+  const key = (item: Draft | Scheduled, self: number) => JSON.stringify([item.type, item.type === 'private' ? audience(item.to, self) : Array.isArray(item.to) ? item.to.join(',') : String(item.to), item.type === 'stream' ? item.topic : '', item.content, 'at' in item ? item.at : null]);
+  for (const as of ACTORS) {
+    const self = pool.ids[as];
+    const expected = new Map(model.drafts[as].map((draft) => [draft.id, key(draft, self)]));
+    const actual = new Map(world.drafts[as].map((draft) => [draft.id, key(draft, self)]));
+    for (const [id, want] of expected) {
+      if (!actual.has(id)) problems.push({ rules: ['drafts.created-drafts-read-back', 'general.own-data-only'], text: `${as}'s draft ${id} (${want}) is missing from GET /drafts` });
+      else if (actual.get(id) !== want) problems.push({ rules: ['drafts.created-drafts-read-back'], text: `${as}'s draft ${id} reads back as ${actual.get(id)}, not ${want}` });
+    }
+    // Created without a timestamp, a draft has the time of its creation: an integer of seconds, not before the pool's messages were sent.
+    for (const draft of world.drafts[as]) {
+      if (!expected.has(draft.id)) continue;
+      if (!Number.isInteger(draft.timestamp) || (draft.timestamp as number) < pool.since) problems.push({ rules: ['drafts.timestamp-filled-when-absent'], text: `${as}'s draft ${draft.id}, created without a timestamp after ${pool.since}, has timestamp ${JSON.stringify(draft.timestamp)}` });
+    }
+    for (const [id, got] of actual) if (!expected.has(id)) problems.push({ rules: ['general.own-data-only', 'drafts.channel-draft-needs-one-channel', 'general.authentication-required'], text: `${as} has a draft ${id} (${got}) that none of its own successful requests made` });
+    const scheduled = new Map(model.scheduled[as].map((item) => [item.id, key(item, self)]));
+    const listed = new Map(world.scheduled[as].map((item) => [item.id, key(item, self)]));
+    for (const [id, want] of scheduled) {
+      if (!listed.has(id)) problems.push({ rules: ['scheduled.own-messages-only', 'scheduled.delete-removes'], text: `${as}'s scheduled message ${id} (${want}) is missing from GET /scheduled_messages` });
+      else if (listed.get(id) !== want) problems.push({ rules: ['scheduled.edits-follow-model', 'scheduled.own-messages-only'], text: `${as}'s scheduled message ${id} is listed as ${listed.get(id)}, not ${want}` });
+    }
+    for (const [id, got] of listed) if (!scheduled.has(id)) problems.push({ rules: ['scheduled.delete-removes', 'scheduled.own-messages-only'], text: `${as} has a scheduled message ${id} (${got}) that the model does not: deleted, or never its own` });
+    for (const [id, flags] of model.flags[as]) {
+      const seen = world.flags[as].get(id);
+      if (!seen) continue;
+      for (const flag of FLAGS) {
+        if (flags.has(flag) !== seen.has(flag)) problems.push({ rules: [flags.has(flag) ? 'flags.add-sets-flag' : 'flags.remove-clears-flag', 'general.own-data-only'], text: `${as}'s message ${id} should ${flags.has(flag) ? 'have' : 'lack'} ${flag}; its flags are ${JSON.stringify([...seen])}` });
+      }
+    }
+  }
+  const fields = new Map(model.fields.map((field) => [field.id, field]));
+  for (const field of world.fields) {
+    const want = fields.get(field.id);
+    if (!want) problems.push({ rules: ['general.admin-only', 'fields.summary-limit'], text: `profile field ${field.id} (${JSON.stringify(field)}) exists, which no successful create of the model's made` });
+    else if (want.name !== field.name || want.summary !== field.summary) problems.push({ rules: ['fields.create-returns-id'], text: `profile field ${field.id} reads ${JSON.stringify(field)}, not ${JSON.stringify(want)}` });
+  }
+  for (const field of model.fields) if (!world.fields.some((seen) => seen.id === field.id)) problems.push({ rules: ['fields.create-returns-id'], text: `profile field ${field.id} (${JSON.stringify(field)}) is missing` });
+  if (world.settings) {
+    for (const [name, value] of Object.entries(model.defaults)) {
+      if (world.settings.defaults[name] !== value) problems.push({ rules: ['defaults.updates-follow-model', 'general.admin-only'], text: `the default ${name} is ${JSON.stringify(world.settings.defaults[name])}, not ${JSON.stringify(value)}` });
+    }
+    for (const as of ACTORS) {
+      for (const [name, value] of Object.entries(model.own[as])) {
+        if (world.settings.own[as][name] !== value) problems.push({ rules: ['defaults.existing-users-unchanged'], text: `${as}'s own ${name} is ${JSON.stringify(world.settings.own[as][name])}, not ${JSON.stringify(value)} as before` });
+      }
+    }
+  }
+  return problems;
+}
+
+/** The model as the world is now: at the start, and again after a transient fault hid what a request did. */
+function fromWorld(world: World, deletedScheduled: number[] = []): Organization {
+  return {
+    drafts: world.drafts, scheduled: world.scheduled, flags: world.flags, fields: world.fields, summaryElsewhere: world.summaryElsewhere,
+    defaults: world.settings?.defaults ?? {}, own: world.settings?.own ?? { member: {}, other: {}, admin: {} }, deletedScheduled,
+  };
+}
+
+function fail(problems: readonly Problem[], after: string): never {
+  const rules = [...new Set(problems.flatMap((problem) => problem.rules))];
+  throw new Violation(`after ${after}: ${problems.map((problem) => problem.text).join('; ')} (the model's prediction comes from ${rules.join(', ')})`);
+}
+
+// ---- Running the model ------------------------------------------------------------------------
+
+interface ModelState {
+  state: Organization;
+  readonly pool: Pool;
+}
+
+/** One step, or two sent at once: the world must be what some serial order of them makes. */
+class Command implements fc.AsyncCommand<ModelState, Context> {
+  constructor(readonly steps: readonly Step[]) {}
+  check = () => true;
+  async run(model: ModelState, context: Context) {
+    const { pool } = model;
+    const steps = this.steps.filter((step) => step.applies(model.state, context));
+    if (steps.length === 0) return;
+    const answers = await Promise.all(steps.map((step) => step.send(context, model.state, pool)));
+    for (const [index, answer] of answers.entries()) {
+      noServerError(answer, steps[index]!.label);
+      const problem = envelopeOf(answer);
+      if (problem !== null) fail([{ rules: ['general.envelope'], text: `${steps[index]!.label}: ${problem}: ${told(answer)}` }], steps[index]!.label);
+    }
+    await judgeEvents(context, pool, steps, answers);
+    const world = await readWorld(context, pool, steps.some((step) => step.settings));
+    // Each order of the steps: the first that explains every answer and the whole world is taken.
+    const orders = steps.length === 1 ? [[0]] : [[0, 1], [1, 0]];
+    let closest: Problem[] | null = null;
+    for (const order of orders) {
+      const next = clone(model.state);
+      const problems = order.flatMap((index) => steps[index]!.apply(next, answers[index]!, pool));
+      if (world.settings === undefined) {
+        next.defaults = model.state.defaults;
+        next.own = model.state.own;
+      }
+      problems.push(...differences(next, { ...world, settings: world.settings }, pool));
+      if (problems.length === 0) {
+        model.state = { ...next, ...(world.settings ? {} : { defaults: model.state.defaults, own: model.state.own }) };
+        return;
+      }
+      if (closest === null || problems.length < closest.length) closest = problems;
+    }
+    fail(closest!, steps.length === 1 ? steps[0]!.label : `${steps.map((step) => step.label).join(' and, at once, ')} (in either order)`);
+  }
+  toString = () => this.steps.map((step) => step.label).join(' | at once | ');
+}
+
+/** How an answer breaks the spec's envelope (result, and msg: empty exactly on success), or null. */
+function envelopeOf(answer: Answer): string | null {
+  const body = answer.body;
+  if (body === null || typeof body !== 'object') return 'the answer is not a JSON object';
+  if (body.result !== 'success' && body.result !== 'error') return `result is ${JSON.stringify(body.result)}`;
+  if (typeof body.msg !== 'string') return `msg is ${JSON.stringify(body.msg)}, not a string`;
+  if ((body.result === 'success') !== (body.msg === '')) return body.result === 'success' ? `a success with msg ${JSON.stringify(body.msg)}` : 'an error with an empty msg';
+  return null;
+}
+
+/** Whether an event names this ID in a field of IDs (its own top-level `id` is the queue's). */
+function mentionsId(event: unknown, id: number): boolean {
+  const { id: _queued, ...payload } = (event ?? {}) as Record<string, unknown>;
+  return namesId(payload, id, /(^|_)ids?$|^messages$/);
+}
+
+/**
+ * What the queues were told by a step of one actor on its own data: no other actor's queue hears
+ * of it (by the model's marker in a text, or a pool message's ID); and drafts made reach the
+ * actor's own queue (its other clients), by one of their IDs.
+ */
+async function judgeEvents(context: Context, pool: Pool, steps: readonly Step[], answers: readonly Answer[]): Promise<void> {
+  const owners = new Set(steps.map((step, index) => (succeededAnswer(answers[index]!) ? step.owner : undefined)).filter((owner): owner is Role => owner !== undefined));
+  const created = steps.flatMap((step, index) => (step.owner !== undefined && step.label.includes('creates') && step.label.includes('draft') && succeededAnswer(answers[index]!) && Array.isArray(answers[index]!.body?.ids) ? [{ owner: step.owner, ids: answers[index]!.body.ids as number[] }] : []));
+  for (const as of ACTORS) {
+    const mine = created.filter((made) => made.owner === as).flatMap((made) => made.ids);
+    const events = await pollEvents(context, as, pool.queues[as], (seen) => mine.every((id) => seen.some((event) => mentionsId(event, id))), mine.length > 0 ? context.options.eventWaitMs : 0);
+    if (mine.length > 0) {
+      const unheard = mine.filter((id) => !events.some((event) => mentionsId(event, id)));
+      if (unheard.length > 0) fail([{ rules: ['drafts.event-to-other-clients'], text: `${as} made drafts ${unheard.join(', ')}, and no event of its queue named them within the wait` }], steps.map((step) => step.label).join(' and '));
+    }
+    // Only a step of another actor alone is judged here: in a pair, the actor's own step may tell its queue of the same messages.
+    if (owners.has(as) || owners.size === 0) continue;
+    // A message someone sent is theirs, whatever its text (another client may send the same words): it tells nothing of another's data.
+    const told = events.filter((event) => !/message$|^typing/.test(String(event?.type)) && (JSON.stringify(event).includes(pool.marker) || pool.messages.some((id) => mentionsId(event, id))));
+    if (told.length > 0) fail([{ rules: ['general.own-data-only'], text: `${as}'s event queue was told of what ${[...owners].join(' and ')} did to its own data: ${JSON.stringify(told).slice(0, 400)}` }], steps.map((step) => step.label).join(' and '));
+  }
+}
+
+const actor = fc.constantFrom<Role>(...ACTORS);
+const position = fc.nat({ max: 5 });
+
+function stepArbitrary(): fc.Arbitrary<Step> {
+  const draftItem = fc.record({ kind: fc.nat(2), text: fc.nat(2), topic: fc.nat(1), audience: fc.nat(1) });
+  return fc.oneof(
+    fc.tuple(actor, fc.array(draftItem, { minLength: 1, maxLength: 3 }), fc.option(fc.constantFrom<DraftFault>('channels', 'nul', 'type', 'missing'), { freq: 3, nil: null }), fc.boolean()).map(([as, items, bad, extra]) => createDrafts(as, items, bad, extra)),
+    fc.tuple(actor, actor, position).map(([as, whose, at]) => deleteDraft(as, whose, at)),
+    fc.tuple(actor, fc.boolean(), fc.nat(2), fc.nat(1), fc.nat(1)).map(([as, channel, text, topic, who]) => schedule(as, channel, text, topic, who)),
+    fc.tuple(actor, actor, position, fc.record({ text: fc.nat(2), topic: fc.nat(1), later: fc.nat(3), move: fc.record({ name: fc.nat(1), leaveOut: fc.constantFrom<'to' | 'topic' | undefined>(undefined, undefined, 'to', 'topic') }) }, { requiredKeys: [] })).map(([as, whose, at, change]) => editScheduled(as, whose, at, change)),
+    fc.tuple(actor, fc.constantFrom<Role | 'deleted'>('member', 'other', 'admin', 'deleted'), position).map(([as, whose, at]) => deleteScheduled(as, whose, at)),
+    fc.tuple(actor, fc.constantFrom<'add' | 'remove'>('add', 'remove'), fc.oneof({ arbitrary: fc.constantFrom(...FLAGS), weight: 4 }, { arbitrary: fc.constantFrom(...NOT_CHANGEABLE), weight: 1 }), fc.array(fc.nat(4), { minLength: 1, maxLength: 4 }), fc.boolean()).map(([as, op, flag, at, extra]) => updateFlags(as, op, flag, at, extra)),
+    fc.tuple(actor, fc.nat(2), fc.boolean(), fc.nat(7), fc.boolean(), fc.boolean()).map(([as, name, summary, type, invalid, noOrder]) => createField(as, name, summary, type, invalid, noOrder)),
+    position.map((at) => deleteField(at)),
+    fc.tuple(actor, fc.array(fc.record({ setting: fc.nat(2), value: fc.nat(3), invalid: fc.boolean() }), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([as, changes, extra]) => updateDefaults(as, changes, extra)),
+    fc.tuple(actor, fc.option(actor, { nil: null })).map(([email, key]) => forged(email, key)),
+  );
+}
+
+/** Steps alone, and pairs of steps sent at once. */
+const commandArbitrary = fc.oneof(
+  { arbitrary: stepArbitrary().map((step) => new Command([step])), weight: 3 },
+  { arbitrary: fc.tuple(stepArbitrary(), stepArbitrary()).map((pair) => new Command(pair)), weight: 1 },
+);
+
+/**
+ * The boundary: every operation by every actor, valid and refused, the values at the edges the
+ * spec names (each changeable flag set and taken away, each value of an enumeration and values
+ * outside it, equal drafts, a type moved with each name, a summary's limits), then pairs at once.
+ */
+function everyOperationByEveryActor(): Command[] {
+  const one = (step: Step) => new Command([step]);
+  const commands: Command[] = [];
+  for (const as of ACTORS) {
+    const another = as === 'member' ? 'other' : 'member';
+    commands.push(
+      one(createDrafts(as, [{ kind: 0, text: 0, topic: 0, audience: 0 }, { kind: 1, text: 2, topic: 1, audience: 0 }, { kind: 2, text: 0, topic: 0, audience: 1 }, { kind: 0, text: 1, topic: 0, audience: 1 }], null)),
+      one(createDrafts(as, [{ kind: 1, text: 1, topic: 0, audience: 0 }, { kind: 1, text: 1, topic: 0, audience: 0 }], 'channels')),
+      one(createDrafts(as, [{ kind: 2, text: 1, topic: 0, audience: 0 }, { kind: 1, text: 1, topic: 0, audience: 1 }], 'channels')),
+      one(createDrafts(as, [{ kind: 0, text: 1, topic: 0, audience: 0 }, { kind: 1, text: 0, topic: 1, audience: 0 }], 'nul')),
+      one(createDrafts(as, [{ kind: 1, text: 0, topic: 1, audience: 0 }], 'type')),
+      one(createDrafts(as, [{ kind: 2, text: 0, topic: 0, audience: 0 }, { kind: 1, text: 0, topic: 1, audience: 0 }], 'missing')),
+      one(createDrafts(as, [{ kind: 2, text: 2, topic: 0, audience: 1 }], null, true)),
+      // Equal drafts: two in one batch, and one equal to a draft made before.
+      one(createDrafts(as, [{ kind: 1, text: 1, topic: 1, audience: 0 }, { kind: 1, text: 1, topic: 1, audience: 0 }], null)),
+      one(createDrafts(as, [{ kind: 0, text: 0, topic: 0, audience: 0 }], null)),
+      one(schedule(as, true, 0, 0, 0)),
+      one(schedule(as, false, 2, 0, 1)),
+      one(schedule(as, false, 1, 0, 0)),
+      one(schedule(as, true, 1, 1, 0)),
+    );
+    for (const flag of FLAGS) commands.push(one(updateFlags(as, 'add', flag, [0, 1, 1, 2, 3])), one(updateFlags(as, 'remove', flag, [3, 0], true)));
+    commands.push(
+      one(updateFlags(as, 'add', 'mentioned', [0])),
+      one(updateFlags(as, 'remove', 'historical', [1])),
+      one(createField(as, 0, false, 0, false)),
+      one(updateDefaults(as, [{ setting: 2, value: 1, invalid: false }])),
+      one(forged(as, another)),
+      one(forged(as, null)),
+    );
+  }
+  // The defaults: every value of each, three at once, and each kind of value outside them.
+  commands.push(
+    one(updateDefaults('admin', [{ setting: 0, value: 0, invalid: false }, { setting: 1, value: 1, invalid: false }, { setting: 2, value: 2, invalid: false }])),
+    one(updateDefaults('admin', [{ setting: 2, value: 0, invalid: false }, { setting: 0, value: 1, invalid: false }], true)),
+    ...[0, 1, 2, 3].map((value) => one(updateDefaults('admin', [{ setting: 0, value, invalid: true }]))),
+    ...[0, 1, 2, 3].map((value) => one(updateDefaults('admin', [{ setting: 2, value, invalid: true }, { setting: 1, value: 0, invalid: false }]))),
+    one(updateDefaults('admin', [{ setting: 1, value: 0, invalid: true }])),
+  );
+  // Profile fields: a Long text field for the summary, bad types and options, then the summary's limit.
+  commands.push(
+    one(createField('admin', 2, true, 1, false)),
+    one(createField('admin', 2, false, 0, true)),
+    one(createField('admin', 1, false, 1, true)),
+    one(createField('admin', 1, false, 2, false, true)),
+    one(createField('admin', 0, false, 7, false)),
+    one(createField('admin', 0, true, 0, false)),
+    new Command([createField('admin', 1, true, 2, false), createField('admin', 2, true, 4, false)]),
+    one(createField('admin', 2, true, 0, false)),
+  );
+  for (const as of ACTORS) {
+    const another = as === 'member' ? 'other' : 'member';
+    commands.push(
+      one(editScheduled(as, as, 0, { text: 1 })),
+      one(editScheduled(as, as, 1, { text: 2 })),
+      one(editScheduled(as, as, 1, { topic: 1, later: 0 })),
+      one(editScheduled(as, as, 0, { move: { name: 1 } })),
+      one(editScheduled(as, as, 0, { move: { name: 0 }, topic: 1 })),
+      one(editScheduled(as, as, 2, { move: { name: 0, leaveOut: 'to' } })),
+      one(editScheduled(as, as, 2, { move: { name: 1, leaveOut: 'topic' } })),
+      one(editScheduled(as, another, 0, { text: 2 })),
+      one(deleteScheduled(as, another, 1)),
+      one(deleteDraft(as, another, 0)),
+      one(deleteDraft(as, as, 1)),
+      one(deleteScheduled(as, as, 1)),
+    );
+  }
+  commands.push(
+    one(deleteScheduled('member', 'deleted', 0)),
+    new Command([updateFlags('member', 'add', 'collapsed', [0]), updateFlags('other', 'add', 'collapsed', [0])]),
+    new Command([createDrafts('member', [{ kind: 1, text: 0, topic: 0, audience: 0 }], null), deleteDraft('other', 'member', 0)]),
+    new Command([editScheduled('other', 'other', 0, { text: 0 }), deleteScheduled('other', 'other', 0)]),
+    one(deleteField(0)),
+    one(deleteField(0)),
+  );
+  return commands;
+}
+
+/** The pool of one run: a channel of the three actors, and a message of each in one topic. */
+function poolOf(context: Context): Promise<Pool> {
+  return context.memo('organization-pool', async () => {
+    const channel = await createChannel(context, 'organization', ['member', 'other', 'admin']);
+    const topic = 'organization';
+    const marker = context.token('organization');
+    const fieldMarker = context.token('organization-field');
+    const second = await createChannel(context, 'organization-2', ['member', 'other', 'admin']);
+    const messages: number[] = [];
+    for (const as of ['member', 'other', 'admin', 'other'] as const) messages.push(await send(context, as, channel, `${marker} message of ${as}`, topic));
+    // The server's time when the last of them was sent: no draft of the model can be stamped before it.
+    const since = Math.max(...(await readConversation(context, 'member', { channel: channel.id, topic }, 10)).filter((message) => messages.includes(message.id)).map((message) => Number(message.timestamp)));
+    const ids = Object.fromEntries(ACTORS.map((as) => [as, context.probe.users[as].id])) as Record<Role, number>;
+    const queues = {} as Record<Role, Queue>;
+    for (const as of ACTORS) queues[as] = await registerQueue(context, as, null);
+    context.cleanup.atEnd('delete the organization model\'s event queues', async () => {
+      for (const queue of Object.values(queues)) await queue.remove();
+    });
+    return { channel, second, topic, messages, ids, marker, fieldMarker, queues, since, level: context.level };
+  });
+}
+
+/** What a sequence made is removed, and the defaults it changed put back, as the end of the run would. */
+async function removeWhatWasMade(context: Context, model: Organization): Promise<void> {
+  for (const as of ACTORS) {
+    for (const draft of model.drafts[as]) await context.cleanup.request(`delete draft ${draft.id}`, () => context.call(as, 'DELETE', `/drafts/${draft.id}`));
+    for (const item of model.scheduled[as]) await context.cleanup.request(`delete scheduled message ${item.id}`, () => context.call(as, 'DELETE', `/scheduled_messages/${item.id}`));
+  }
+  for (const field of model.fields) await context.cleanup.request(`delete profile field ${field.id}`, () => context.call('admin', 'DELETE', `/realm/profile_fields/${field.id}`));
+}
+
+const mustChecks: Check[] = [
+  {
+    ...check('organization.model', runModel, ['channel'], ['organization defaults', 'profile fields']),
+    notInSmoke: 'a smoke run leaves the organization model out: its boundary alone, every operation by every actor with the whole world read after each, takes about 600 requests (run without --smoke to check it)',
+  },
+];
+
+async function runModel(context: Context): Promise<void> {
+  const pool = await poolOf(context);
+  // The defaults the model may change are put back at the end of the run, compare-and-set.
+  if (context.level >= 96) {
+    const original = pick((await fetchState(context, 'admin', ['realm_user_settings_defaults'])).realm_user_settings_defaults ?? {});
+    context.putBack('restore the organization\'s settings defaults', { as: 'admin', method: 'PATCH', path: '/realm/user_settings_defaults', params: original as ParamList });
+  }
+  const boundaries = [fc.constant(everyOperationByEveryActor())];
+  await context.property(fc.commands([commandArbitrary], { maxCommands: 12 }), async (commands) => {
+    const model: ModelState = { state: fromWorld(await readWorld(context, pool, true)), pool };
+    // What the queues heard before (the last sequence's clean-up) is not this sequence's.
+    for (const as of ACTORS) await pollEvents(context, as, pool.queues[as], () => true, 0);
+    try {
+      await modelRun(context, model, commands as Iterable<fc.AsyncCommand<ModelState, Context>>, async (state) => {
+        state.state = fromWorld(await readWorld(context, pool, true), state.state.deletedScheduled);
+      });
+    } finally {
+      await removeWhatWasMade(context, model.state);
+    }
+  }, { runs: context.options.runs, boundaries: boundaries as never });
+}
+
+export const ORGANIZATION_CHECKS: readonly Check[] = mustChecks;
