@@ -12,6 +12,8 @@ export function normalised(value: unknown): unknown {
       // The run's prefix, also where a rule puts a character into it.
       .replace(/(tc(?:%[0-9A-F]{2}|\\[a-z]|\\u[0-9a-f]{4}|[^a-z0-9]){0,4}?c)[0-9a-f]{8}/g, '$100000000').replace(/\b([Tt][Cc][Cc])[0-9a-fA-F]{8}/g, '$100000000')
       .replace(/\b1[5-9]\d{11}\b/g, '<ms time>')
+      // The run's token in its lease's claim (`run tcc-5b7c838b`), which names the run, not the server.
+      .replace(/\btcc-[0-9a-f]{8}\b/g, 'tcc-00000000')
       .replace(/https?:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+/g, '{base_url}')
       .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
       .replace(/\b(1[5-9]|2[0-4])\d{8}(\.\d+)?\b/g, '<unix time>')
