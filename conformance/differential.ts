@@ -3,10 +3,11 @@
 // from differences, as Twitter's Diffy does), and every difference named by the catalog
 // (report/differences.ts).
 
-import { correspondence, differencesOf, noiseOf, rulesToCheckAgain, type DifferentialReport } from './report/differences.js';
-import type { RuleId } from './rules.js';
+import { correspondence, decisionsToConsult, differencesOf, noiseOf, rulesToCheckAgain, type DifferentialReport } from './report/differences.js';
+import { inCatalogOrder, type RuleId } from './rules.js';
 import type { RuleResult } from './run/harness.js';
 import { runSuite, type SuiteOptions } from './suite.js';
+import { summarize } from './report/json.js';
 
 export { ambiguityEntries, differencesText, differentialExitCode, type DifferentialReport } from './report/differences.js';
 
@@ -30,6 +31,20 @@ export async function runDifferential(target: SuiteOptions, compare: SuiteOption
       const one = firstById.get(id as RuleId);
       const two = secondById.get(id as RuleId);
       if (one && two) for (const key of noiseOf(one, two, known)) noise.add(key);
+    }
+  }
+  // The catalog, not the selection, decides a class: a decision that governs where the exchanges
+  // differ, left out of the run (--only, --shard, --smoke), is checked on both sides too, and its
+  // verdicts join the report as rules consulted.
+  const consult = target.interrupted?.() ? [] : decisionsToConsult(first, other, noise);
+  if (consult.length > 0) {
+    const quiet = { onResult: undefined, onStart: undefined, onProbed: undefined, requestCount: undefined, shard: undefined, only: consult.join(',') };
+    const [ours, theirs] = await Promise.all([runSuite({ ...target, ...differential, ...quiet }), runSuite({ ...compare, ...differential, ...quiet })]);
+    for (const [into, from] of [[first, ours], [other, theirs]] as const) {
+      into.rules.push(...from.rules.map((result) => ({ ...result, consulted: true })));
+      into.rules.sort(inCatalogOrder);
+      into.requests += from.requests;
+      into.summary = summarize(into.rules);
     }
   }
   const differences = differencesOf(first, other, noise);

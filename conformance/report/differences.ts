@@ -75,6 +75,25 @@ export function governing(request: string, at: string): RuleId[] {
   return found;
 }
 
+/**
+ * The decisions of the catalog that govern a field where the two runs' exchanges differ, and that
+ * neither run checked (a run of some rules, --only, --shard, --smoke): the class of a difference is
+ * the catalog's, so they are checked on both sides before the differences are named.
+ */
+export function decisionsToConsult(target: Report, compare: Report, noise: ReadonlySet<string> = new Set()): RuleId[] {
+  const run = new Set(target.rules.map((result) => result.id as string));
+  const theirs = new Map(compare.rules.map((result) => [result.id, result]));
+  const known = correspondence(target, compare);
+  const wanted = new Set<RuleId>();
+  for (const ours of target.rules) {
+    const other = theirs.get(ours.id);
+    if (!other || ours.status !== 'pass' || other.status !== 'pass') continue;
+    const parted = exchangeDifferences(ours.exchanges ?? [], other.exchanges ?? [], noise, ours.id, known)[0];
+    for (const field of parted?.fields ?? []) for (const id of governing(parted!.request, field.at)) if (!run.has(id)) wanted.add(id);
+  }
+  return [...wanted];
+}
+
 /** The differences of two runs of one rule's check, step by step, that the noise does not explain. */
 function exchangeDifferences(a: readonly Exchange[], b: readonly Exchange[], noise: ReadonlySet<string>, rule: string, known: Ids = new Map()): Array<{ index: number; request: string; fields: FieldDifference[] }> {
   const steps = pairSequences(a, b, new Map(known));

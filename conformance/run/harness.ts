@@ -62,6 +62,8 @@ export interface RuleResult {
   transient?: boolean;
   /** Times the whole check was run again after a transient fault hid a request's outcome (never a verdict of the server's). */
   rerunAfterTransient?: number;
+  /** In a differential run: a decision run only because it governs where the two servers' exchanges differ (not in the selection). */
+  consulted?: boolean;
   /** Requests of the check that met a transient fault (each retried, or its case dropped). */
   faultsMet?: number;
   /** Other requests of the check's cases that a transient fault made unknowable (dropped cases, models read again). */

@@ -59,6 +59,17 @@ test('the reference in Zulip\'s dialect against the alternate dialect: every ope
   for (const difference of report.differences.filter((each) => each.at !== undefined)) assert.ok(difference.decisions && difference.decisions.length > 0, difference.rule);
 });
 
+test('a difference\'s class is the catalog\'s, whatever the selection: with --only drafts.* the refusals general.error-statuses governs are decisions, as in a whole run', async () => {
+  const whole = await sideBySide({}, { dialect: 'alternate' }, 1, null, (a, b) => runDifferential(a, b));
+  const part = await sideBySide({}, { dialect: 'alternate' }, 1, 'drafts.*', (a, b) => runDifferential(a, b));
+  assert.equal(part.differences.filter((difference) => difference.class === 'unclassified').map((difference) => `${difference.rule}: ${difference.target}`), []);
+  // The class of each rule's difference (the decisions named may differ where a run of fewer rules sends other exchanges).
+  const classes = (report: typeof whole) => report.differences.filter((difference) => difference.rule?.startsWith('drafts.')).map((difference) => `${difference.rule} ${difference.class}`).sort();
+  assert.equal(classes(part), classes(whole));
+  // The decisions consulted are in the report, marked so.
+  assert.ok(part.rules.some((rule) => rule.id === 'general.error-statuses' && rule.consulted), 'general.error-statuses was consulted');
+});
+
 test('the reference against itself with one seeded fault: exactly that rule, a must rule the target breaks', async () => {
   const rule = 'flags.mention-flags';
   assert.ok(FAULTS[rule] && (FAULTS[rule]!.alsoCaughtBy ?? []).length === 0);
