@@ -96,6 +96,7 @@ export function html(report: Report): string {
 <body>
 <h1>teamchat-conformance report</h1>
 <p>Target <code>${escape(report.target)}</code>${report.reference ? ` (the embedded reference, ${escape(report.reference.dialect)} dialect${report.reference.dialect_seed !== undefined ? ` of seed ${report.reference.dialect_seed}` : ''})` : ''}, feature level <strong>${escape(report.feature_level)}</strong> (${escape(report.zulip_version)}), seed <code>${report.seed}</code>, ${report.smoke ? 'each property\'s boundary cases' : `${counted(report.runs, 'random case')} per property besides its boundary cases`}${report.decisions ? ', with decisions' : ''}${report.smoke ? ', smoke' : ''}; ${counted(report.requests, 'request')} in ${(report.duration_ms / 1000).toFixed(1)} s; run prefix <code>${escape(report.run_prefix)}</code>.</p>
+${'differences' in report ? differencesHtml(report as DifferentialReport) : ''}
 <p class="totals" id="totals"><span class="pass">${s.pass} pass</span><span class="fail">${s.fail} fail</span><span class="skip">${s.skip} skip</span><span class="error">${s.error} error</span>${s.xfail ? `<span class="skip">${s.xfail} xfail</span>` : ''}</p>
 <p class="filters">Show: ${['all', 'pass', 'fail', 'skip', 'error'].map((status) => `<button type="button" data-status="${status}" aria-pressed="${status === 'all'}">${status}</button>`).join('')}</p>
 <h2>Failures and errors</h2>
@@ -104,7 +105,6 @@ ${areas.map((area) => `<section class="area"><h2>${escape(area)}</h2>
 <table><thead><tr><th>status</th><th>rule</th><th>severity</th><th>rule, or why skipped</th><th>requests</th></tr></thead><tbody>
 ${report.rules.filter((rule) => rule.id.startsWith(`${area}.`)).map(row).join('\n')}
 </tbody></table></section>`).join('\n')}
-${'differences' in report ? differencesHtml(report as DifferentialReport) : ''}
 <h2>Cleanup</h2>
 <p>Swept at the end: ${report.cleanup.swept.length ? `</p><ul>${report.cleanup.swept.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'nothing was left.</p>'}
 ${report.cleanup.left?.length ? `<p>Left on the target (the API cannot delete them): ${escape(report.cleanup.left.join('; '))}.</p>\n` : ''}<p>Problems: ${report.cleanup.problems.length ? `</p><ul>${report.cleanup.problems.map((what) => `<li>${escape(what)}</li>`).join('')}</ul>` : 'none.</p>'}

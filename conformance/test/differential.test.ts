@@ -6,6 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runDifferential } from '../differential.js';
+import { html } from '../report/html.js';
 import { RULES } from '../rules.js';
 import { FAULTS } from '../../reference/faults/faults.js';
 import { targetProfile } from '../../reference/http/boot.js';
@@ -48,6 +49,11 @@ test('the reference in Zulip\'s dialect against the alternate dialect: every ope
   const classes = new Set(report.differences.map((difference) => difference.class));
   assert.not.ok(classes.has('unclassified'), report.differences.filter((difference) => difference.class === 'unclassified').map((difference) => `${difference.rule}: ${difference.target} | ${difference.compare}`).join('\n'));
   assert.not.ok(classes.has('must'), 'the alternate dialect keeps every must rule');
+  // The HTML report opens on the differences: their counts by class and each one, before the verdicts of the target alone.
+  const page = html(report);
+  const opening = page.indexOf('<h2>Differences from');
+  assert.ok(opening > 0 && opening < page.indexOf('id="totals"') && opening < page.indexOf('<h2>Failures and errors</h2>'), 'the differences come first');
+  assert.match(page.slice(opening, opening + 2000), /\d+ difference\(s\): \d+ must, \d+ decision/);
   // Each decision the alternate dialect decides otherwise (its check fails there) is named, with Zulip's side.
   const decidedOtherwise = report.compare.rules.filter((rule) => rule.status === 'fail').map((rule) => rule.id);
   assert.ok(decidedOtherwise.length > 10, `the alternate dialect decides ${decidedOtherwise.length} open points otherwise`);
