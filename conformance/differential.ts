@@ -47,7 +47,17 @@ export async function runDifferential(target: SuiteOptions, compare: SuiteOption
       into.summary = summarize(into.rules);
     }
   }
-  const differences = differencesOf(first, other, noise);
+  // A must difference the breaking side's expectations file lists is named as listed, with its entry.
+  const listed = (side: SuiteOptions, report: typeof first, rule: string) => {
+    if (!report.rules.find((result) => result.id === rule)?.expected) return undefined;
+    const entry = side.expectations?.expected_failures[rule];
+    return typeof entry === 'string' ? entry : entry?.why;
+  };
+  const differences = differencesOf(first, other, noise).map((difference) => {
+    if (difference.class !== 'must') return difference;
+    const expected = difference.side === 'target' ? listed(target, first, difference.rule) : listed(compare, other, difference.rule);
+    return expected === undefined ? difference : { ...difference, expected };
+  });
   const ignored = differencesOf(first, other).filter((difference) => difference.at !== undefined).length - differences.filter((difference) => difference.at !== undefined).length;
   // The report keeps each difference's exchanges; the rules' whole records were for comparing.
   const bare = (result: RuleResult): RuleResult => {

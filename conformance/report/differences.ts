@@ -32,6 +32,8 @@ export interface Difference {
   readonly rule: RuleId;
   /** Of a must difference: the side that breaks the rule. */
   readonly side?: SideName;
+  /** Of a must difference the breaking side's expectations file lists (--expect): its entry, why that server is known to fail it. */
+  readonly expected?: string;
   /** Of a decision difference: the open points that govern it. */
   readonly decisions?: RuleId[];
   /** Each side's verdict of the rule, or its behaviour where the exchanges differ. */
@@ -240,7 +242,7 @@ export function differencesText(report: DifferentialReport): string {
     if (ofKind.length === 0) continue;
     lines.push('', `${kind.toUpperCase()} (${ofKind.length})`);
     for (const difference of ofKind) {
-      const head = kind === 'must' ? `${difference.rule}: broken by the ${difference.side}`
+      const head = kind === 'must' ? `${difference.rule}: broken by the ${difference.side}${difference.expected ? `, as its expectations file lists: ${difference.expected}` : ''}`
         : kind === 'decision' ? `${difference.rule}${difference.decisions && (difference.decisions.length > 1 || difference.decisions[0] !== difference.rule) ? ` (open point${difference.decisions.length > 1 ? 's' : ''}: ${difference.decisions.join(', ')})` : ''}${difference.zulip && difference.zulip !== 'unknown' ? `; as Zulip: ${difference.zulip}` : ''}`
         : `${difference.rule}`;
       lines.push(`  ${head}`, `    target:  ${difference.target.slice(0, 300)}`, `    compare: ${difference.compare.slice(0, 300)}`);

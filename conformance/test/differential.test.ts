@@ -5,7 +5,7 @@
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runDifferential } from '../differential.js';
+import { differencesText, differentialExitCode, runDifferential } from '../differential.js';
 import { html } from '../report/html.js';
 import { RULES } from '../rules.js';
 import { FAULTS } from '../../reference/faults/faults.js';
@@ -74,6 +74,15 @@ test('a difference\'s class is the catalog\'s, whatever the selection: with --on
   assert.equal(classes(part), classes(whole));
   // The decisions consulted are in the report, marked so.
   assert.ok(part.rules.some((rule) => rule.id === 'general.error-statuses' && rule.consulted), 'general.error-statuses was consulted');
+});
+
+test('a must difference the expectations file lists is named as listed, with its entry, and fails nothing', async () => {
+  const rule = 'flags.mention-flags';
+  const why = 'this server is known to leave mentions unflagged';
+  const report = await sideBySide({ faults: new Set([rule]) }, {}, 2, 'flags.mention-flags', (a, b) => runDifferential({ ...a, expectations: { expected_failures: { [rule]: why } } }, b));
+  assert.equal(report.differences.map((difference) => [difference.class, difference.rule, difference.side, difference.expected]), [['must', rule, 'target', why]]);
+  assert.is(differentialExitCode(report), 0);
+  assert.match(differencesText(report), /flags\.mention-flags: broken by the target, as its expectations file lists: this server is known/);
 });
 
 test('the reference against itself with one seeded fault: exactly that rule, a must rule the target breaks', async () => {
