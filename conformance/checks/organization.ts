@@ -436,14 +436,10 @@ function forged(email: Role, keyOf: Role | null): Step {
 
 // ---- Reading the world ------------------------------------------------------------------------
 
-interface World {
-  drafts: Record<Role, Draft[]>;
-  scheduled: Record<Role, Scheduled[]>;
-  flags: Record<Role, Map<number, Set<Flag>>>;
-  fields: Field[];
-  summaryElsewhere: number;
-  settings?: { defaults: Record<string, unknown>; own: Record<Role, Record<string, unknown>> };
-}
+/** What a read of the world gives: the model's parts, and the settings where they were read. */
+type World = Pick<Organization, 'drafts' | 'scheduled' | 'flags' | 'fields' | 'summaryElsewhere'> & {
+  settings?: Pick<Organization, 'defaults' | 'own'>;
+};
 
 /** A private audience as a set of the others: servers may list it sorted, or with the sender. */
 const audience = (to: unknown, self: number) => (Array.isArray(to) ? [...new Set(to.filter((id) => id !== self))].sort((a, b) => a - b).join(',') : String(to));
