@@ -33,6 +33,9 @@ import { ANNOTATED_BESIDE, ANNOTATED_SPEC } from './spec.js';
 
 class UsageError extends Error {}
 
+/** The process that started this one, as it was when it started (endWithParent). */
+const STARTED_BY = process.ppid;
+
 /** A progress line and colour only on a terminal, and never colour when NO_COLOR is set. */
 const terminal = process.stdout.isTTY === true;
 const colour = terminal && !process.env.NO_COLOR;
@@ -620,7 +623,7 @@ async function undo(file: string, given: string | undefined, profile: Profile, r
  */
 function endWithParent(interrupt: () => void): void {
   if (process.env.npm_command === undefined && process.env.TEAMCHAT_STOP_WITH_PARENT !== '1') return;
-  const parent = process.ppid;
+  const parent = STARTED_BY;
   const watch = setInterval(() => {
     if (process.ppid === parent) return;
     clearInterval(watch);

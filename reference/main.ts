@@ -99,18 +99,27 @@ async function main() {
   const faultNote = faults.size > 0 ? `, faults: ${[...faults].join(', ')}` : '';
   const dialectNote = dialect === 'zulip' ? '' : dialect === 'random' ? `, random dialect of seed ${dialectSeed}` : `, ${dialect} dialect`;
   process.stdout.write(`teamchat reference server listening on ${reference.url} (feature level ${featureLevel}${dialectNote}${clockNote}${faultNote})\n`);
-  const stop = () => reference.close().then(() => process.exit(0));
+  // Once, however many ways it is asked for; and ended within two seconds even if a client holds a connection open.
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(0), 2000);
+    void reference.close().then(() => process.exit(0));
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   // Started by npm (npx, npm start) a shell stands between npm and this process: killing npm kills
   // that shell and leaves this process behind, its port bound. Started so, or by the suite, the
   // server ends with its parent.
+  // The parent is the one it had when it started: read once the server listens, a parent killed
+  // as soon as the URL was printed (on a loaded machine) would be missed, and the server outlive it.
   if (process.env.npm_command !== undefined || process.env.TEAMCHAT_STOP_WITH_PARENT === '1') {
-    const parent = process.ppid;
     setInterval(() => {
-      if (process.ppid !== parent) void stop();
+      if (process.ppid !== PARENT) void stop();
     }, 200).unref();
   }
 }
 
+const PARENT = process.ppid;
 void main();
