@@ -108,6 +108,8 @@ interface Step {
   readonly label: string;
   /** Whose own data the step changes when it succeeds (drafts, scheduled messages, flags), for its events. */
   readonly owner?: Role;
+  /** The step creates drafts: their IDs must reach the owner's queue. */
+  readonly createsDrafts?: boolean;
   /** Whether the target and the model can take it (feature levels; a position into an empty list). */
   applies(state: Organization, context: Context): boolean;
   send(context: Context, state: Organization, pool: Pool): Promise<Answer>;
@@ -163,6 +165,7 @@ function createDrafts(as: Role, items: ReadonlyArray<{ kind: number; text: numbe
   return {
     label: `${as} creates ${items.length} draft${items.length === 1 ? '' : 's'}${invalid ? `, the last with ${DRAFT_FAULTS[invalid].says}` : ''}${extra ? `, with ${UNSUPPORTED}` : ''}`,
     owner: as,
+    createsDrafts: true,
     applies: () => items.length > 0,
     send: (context, _state, pool) => context.call(as, 'POST', '/drafts', { drafts: drafts(pool), ...(extra ? { [UNSUPPORTED]: 'x' } : {}) }, { repeatable: invalid !== null }),
     apply(state, answer, pool) {
@@ -614,7 +617,7 @@ function mentionsId(event: unknown, id: number): boolean {
  */
 async function judgeEvents(context: Context, pool: Pool, steps: readonly Step[], answers: readonly Answer[]): Promise<void> {
   const owners = new Set(steps.map((step, index) => (succeededAnswer(answers[index]!) ? step.owner : undefined)).filter((owner): owner is Role => owner !== undefined));
-  const created = steps.flatMap((step, index) => (step.owner !== undefined && step.label.includes('creates') && step.label.includes('draft') && succeededAnswer(answers[index]!) && Array.isArray(answers[index]!.body?.ids) ? [{ owner: step.owner, ids: answers[index]!.body.ids as number[] }] : []));
+  const created = steps.flatMap((step, index) => (step.owner !== undefined && step.createsDrafts === true && succeededAnswer(answers[index]!) && Array.isArray(answers[index]!.body?.ids) ? [{ owner: step.owner, ids: answers[index]!.body.ids as number[] }] : []));
   for (const as of ACTORS) {
     const mine = created.filter((made) => made.owner === as).flatMap((made) => made.ids);
     const events = await pollEvents(context, as, pool.queues[as], (seen) => mine.every((id) => seen.some((event) => mentionsId(event, id))), mine.length > 0 ? context.options.eventWaitMs : 0);
