@@ -30,6 +30,24 @@ export function topicText(maxTopicLength: number): fc.Arbitrary<string> {
 }
 
 /**
+ * A case's topic: its token and a few words, within the target's topic limit (which may be as
+ * short as twenty characters). Where the whole does not fit, the run's prefix is left out of the
+ * token and then the end cut: the case's content carries the whole token, and finds the case.
+ */
+export function caseTopic(limit: { readonly prefix: string; readonly probe: { readonly maxTopicLength: number } }, token: string, words: string): string {
+  const max = limit.probe.maxTopicLength;
+  const whole = `${token} ${words}`;
+  if (characterLength(whole) <= max) return whole;
+  const tail = token.startsWith(`${limit.prefix}-`) ? token.slice(limit.prefix.length + 1) : token;
+  return fitTopic(`${tail} ${words}`, max);
+}
+
+/** A fixed topic cut to the target's limit, counted in characters. */
+export function fitTopic(topic: string, max: number): string {
+  return Array.from(topic).slice(0, max).join('').trim() || 'x';
+}
+
+/**
  * What must come back as sent: the characters that mean something in Markdown, HTML and URLs, a
  * backslash, a character outside the Basic Multilingual Plane, a combining mark (é as e and U+0301)
  * and right-to-left text. No digit: a number in a link would read as a message's ID.

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { ParamList, Response, Role } from '../run/client.js';
 import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeeded, Skip, Violation, type Check, type Context } from '../run/harness.js';
 import { canonical, SHAPES } from '../run/shape.js';
-import { characterLength, MARKED, MARKED_SHORT, text, topicText } from './generators.js';
+import { caseTopic, characterLength, fitTopic, MARKED, MARKED_SHORT, text, topicText } from './generators.js';
 import { due, deliveryProperty } from './deliveries.js';
 import { advanceClock, fetchState, runChannel, messagesAfter, namesId, pollEvents, readConversation, registerQueue, serverStamp, targetNow, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';
 
@@ -358,7 +358,7 @@ const mustChecks: Check[] = [
     const every = fc.tuple(starts, audience(w, 'channel'), audience(w, 'direct')).map(([pair, channelTo, directTo]) => [pair, [
       ...alone(1).map((change) => new EditCommand(1, change)),
       ...alone(0).map((change) => new EditCommand(0, change)),
-      new EditCommand(1, { type: channelTypeName, to: channelTo, topic: 'now a channel message' }),
+      new EditCommand(1, { type: channelTypeName, to: channelTo, topic: fitTopic('now a channel message', context.probe.maxTopicLength) }),
       new EditCommand(0, { type: directTypeName, to: directTo }),
     ]] as const);
     await context.property(fc.tuple(starts, fc.commands(commands, { maxCommands: 20, size: 'max' })), async ([[channel, direct], list]) => {
@@ -676,7 +676,7 @@ const mustChecks: Check[] = [
       // A twin that is not deleted goes to the same conversation: seeing it arrive shows that
       // the observation would have seen the deleted one. Both are found by their own tokens.
       const case_ = context.token('deleted');
-      const start = { ...base, topic: base.kind === 'channel' ? case_ : '' };
+      const start = { ...base, topic: base.kind === 'channel' ? caseTopic(context, case_, 'deleted') : '' };
       const doomed = { ...start, content: `${case_} deleted.` };
       const twin = { ...start, content: `${case_} twin.` };
       const delivery = await due(context);
@@ -699,7 +699,7 @@ const mustChecks: Check[] = [
     const w = await world(context);
     await deliveryProperty(context, anyKind.chain((kind) => initial(context, w, kind)), async (base) => {
       const case_ = context.token('on-time');
-      const start: Scheduled = { ...base, topic: base.kind === 'channel' ? case_ : '', content: `${case_} on time.` };
+      const start: Scheduled = { ...base, topic: base.kind === 'channel' ? caseTopic(context, case_, 'on time') : '', content: `${case_} on time.` };
       const delivery = await due(context);
       const { id } = await schedule(context, start, { at: delivery.at });
       const ours = async () => (await readConversation(context, 'member', conversationOf(start), 1000)).filter((message) => sentByMember(context)(message) && String(message.content).includes(case_));
@@ -727,10 +727,10 @@ const mustChecks: Check[] = [
     const boundaries = (['content', 'topic', 'audience'] as const).map((what) => fc.tuple(initial(context, w, what === 'topic' ? 'channel' : 'direct'), initial(context, w, 'channel'), fc.constant(what), fc.constant(MARKED)));
     await deliveryProperty(context, fc.tuple(anyKind.chain((kind) => initial(context, w, kind)), anyKind.chain((kind) => initial(context, w, kind)), changes, text(30)), async ([base, other, what, words]) => {
       const case_ = context.token('edited');
-      const start: Scheduled = { ...base, topic: base.kind === 'channel' ? `${case_} first` : '', content: `${case_} as scheduled.` };
+      const start: Scheduled = { ...base, topic: base.kind === 'channel' ? caseTopic(context, case_, 'first') : '', content: `${case_} as scheduled.` };
       const edited: Scheduled = what === 'content' ? { ...start, content: `${case_} ${words} as edited.` }
-        : what === 'topic' && start.kind === 'channel' ? { ...start, topic: `${case_} edited`, content: `${case_} ${words} as edited.` }
-        : { ...other, topic: other.kind === 'channel' ? `${case_} moved` : '', content: `${case_} ${words} as edited.`, timestamp: start.timestamp };
+        : what === 'topic' && start.kind === 'channel' ? { ...start, topic: caseTopic(context, case_, 'edited'), content: `${case_} ${words} as edited.` }
+        : { ...other, topic: other.kind === 'channel' ? caseTopic(context, case_, 'moved') : '', content: `${case_} ${words} as edited.`, timestamp: start.timestamp };
       const request: Edit = { content: edited.content };
       if (edited.kind === 'channel' && edited.topic !== start.topic) request.topic = edited.topic;
       if (edited.kind !== start.kind || JSON.stringify(edited.to) !== JSON.stringify(start.to)) Object.assign(request, { type: edited.kind === 'channel' ? 'stream' : 'private', to: edited.to, ...(edited.kind === 'channel' ? { topic: edited.topic } : {}) });
