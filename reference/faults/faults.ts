@@ -15,6 +15,7 @@ import { JsonError, missingArgument } from '../model/params.js';
 import { escapeHtml } from '../model/messaging.js';
 import { bool } from '../operations/settings.js';
 import { characterLength, normalizeContent } from '../model/text.js';
+import { derivedFault } from './derived.js';
 
 /** Replacements of named functions: each takes the function it replaces and returns the faulty one. */
 type Wraps<Table> = { readonly [Name in keyof Table]?: (base: Table[Name]) => Table[Name] };
@@ -355,7 +356,7 @@ export type FaultSet = ReadonlySet<string>;
 export function faultsFromEnvironment(value = process.env.TEAMCHAT_FAULTS ?? ''): Set<string> {
   const names = value.split(',').map((name) => name.trim()).filter(Boolean);
   for (const name of names) {
-    if (faultNamed(name) === undefined) throw new Error(`unknown fault ${JSON.stringify(name)}; known: ${[...Object.keys(FAULTS), ...Object.keys(POWER_FAULTS)].join(', ')}`);
+    if (faultNamed(name) === undefined && derivedFault(name) === undefined) throw new Error(`unknown fault ${JSON.stringify(name)}; known: ${[...Object.keys(FAULTS), ...Object.keys(POWER_FAULTS)].join(', ')}, and the derived faults derived:<rule function>:<operator> (npm run derived -- --list)`);
   }
   return new Set(names);
 }
@@ -365,9 +366,9 @@ export function realmBehaviour(spec: SpecRules, faults: FaultSet, dialect: Diale
   const rules: Record<string, unknown> = { ...spec };
   const decisions: Record<string, unknown> = { ...dialectDecisions(dialect, dialectSeed) };
   for (const name of faults) {
-    const fault = faultNamed(name);
+    const fault = faultNamed(name) ?? derivedFault(name);
     for (const [member, wrap] of Object.entries(fault?.rules ?? {})) rules[member] = (wrap as (base: unknown) => unknown)(rules[member]);
-    for (const [member, wrap] of Object.entries(fault?.dialect ?? {})) decisions[member] = (wrap as (base: unknown) => unknown)(decisions[member]);
+    for (const [member, wrap] of Object.entries((fault as Fault | undefined)?.dialect ?? {})) decisions[member] = (wrap as (base: unknown) => unknown)(decisions[member]);
   }
   return { rules: rules as unknown as SpecRules, decisions: decisions as unknown as DialectDecisions };
 }
