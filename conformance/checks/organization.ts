@@ -21,6 +21,10 @@ const FLAGS = ['read', 'starred', 'collapsed'] as const;
 /** Names of the flag table that cannot be changed, and names outside it. */
 const NOT_CHANGEABLE = ['mentioned', 'historical', 'has_alert_word', 'READ', 'unread', ''] as const;
 type Flag = (typeof FLAGS)[number];
+/** The flags a new message is given by what it says: read as the spec's table means them on each user's copy. */
+const MENTION_FLAGS = ['mentioned', 'stream_wildcard_mentioned', 'wildcard_mentioned'] as const;
+/** Every flag the model predicts and reads. */
+const OBSERVED: readonly string[] = [...FLAGS, ...MENTION_FLAGS];
 const DAY = 86_400;
 
 /** Small pools: equal texts within a batch and across actors, two topics, three settings. */
@@ -51,7 +55,11 @@ interface Field { readonly id: number; readonly name: string; readonly summary: 
 interface Organization {
   drafts: Record<Role, Draft[]>;
   scheduled: Record<Role, Scheduled[]>;
-  flags: Record<Role, Map<number, Set<Flag>>>;
+  flags: Record<Role, Map<number, Set<string>>>;
+  /** Flags of a message the spec leaves open for a user (the sender's own wildcard flags): not compared. */
+  openFlags: Record<Role, Map<number, Set<string>>>;
+  /** The messages whose flags the model follows: the pool's, then those its steps sent, oldest first. */
+  messages: number[];
   fields: Field[];
   /** Fields with display_in_profile_summary that are not the run's (the organization's own). */
   summaryElsewhere: number;
@@ -86,6 +94,8 @@ const clone = (state: Organization): Organization => ({
   drafts: { member: [...state.drafts.member], other: [...state.drafts.other], admin: [...state.drafts.admin] },
   scheduled: { member: [...state.scheduled.member], other: [...state.scheduled.other], admin: [...state.scheduled.admin] },
   flags: Object.fromEntries(ACTORS.map((as) => [as, new Map([...state.flags[as]].map(([id, flags]) => [id, new Set(flags)]))])) as Organization['flags'],
+  openFlags: Object.fromEntries(ACTORS.map((as) => [as, new Map(state.openFlags[as])])) as Organization['openFlags'],
+  messages: [...state.messages],
   fields: [...state.fields],
   summaryElsewhere: state.summaryElsewhere,
   defaults: { ...state.defaults },
@@ -324,19 +334,32 @@ function deleteScheduled(as: Role, whose: Role | 'deleted', position: number): S
   };
 }
 
-function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CHANGEABLE)[number], positions: readonly number[], extra = false): Step {
-  const ids = (pool: Pool) => positions.map((position) => at(pool.messages, position)!);
+/** How a flags request breaks the spec's parameters, where it does: a required one left out, or an op that is neither add nor remove. */
+type FlagsFault = 'no messages' | 'no op' | 'no flag' | 'op';
+const FLAGS_FAULTS: Record<FlagsFault, RuleId> = { 'no messages': 'flags.required-parameters', 'no op': 'flags.required-parameters', 'no flag': 'flags.required-parameters', op: 'flags.op-add-or-remove' };
+
+function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CHANGEABLE)[number], positions: readonly number[], extra = false, invalid: FlagsFault | null = null): Step {
+  // Which messages are named when the request goes: a step sent at once with another is applied in either order.
+  let named: number[] = [];
+  const ids = () => named;
   const changeable = (FLAGS as readonly string[]).includes(flag);
   return {
-    label: `${as} ${op === 'add' ? 'adds' : 'removes'} ${JSON.stringify(flag)} on messages #${positions.join(', #')}${extra ? `, with ${UNSUPPORTED}` : ''}`,
+    label: `${as} ${op === 'add' ? 'adds' : 'removes'} ${JSON.stringify(flag)} on messages #${positions.join(', #')}${extra ? `, with ${UNSUPPORTED}` : ''}${invalid === null ? '' : invalid === 'op' ? ', with op "toggle"' : `, without ${invalid.slice(3)}`}`,
     owner: as,
     applies: () => positions.length > 0,
-    send: (context, _state, pool) => context.call(as, 'POST', '/messages/flags', { messages: ids(pool), op, flag, ...(extra ? { [UNSUPPORTED]: 'x' } : {}) }, { repeatable: !changeable }),
+    send: (context, state) => {
+      named = positions.map((position) => at(state.messages, position)!);
+      const params: ParamList = { messages: ids(), op: invalid === 'op' ? 'toggle' : op, flag, ...(extra ? { [UNSUPPORTED]: 'x' } : {}) };
+      if (invalid !== null && invalid !== 'op') delete params[invalid.slice(3)];
+      return context.call(as, 'POST', '/messages/flags', params, { repeatable: !changeable || invalid !== null });
+    },
     apply(state, answer, pool) {
+      // All three parameters are required, and op is add or remove: else the request is refused and changes nothing.
+      if (invalid !== null) return refusedAnswer(answer) ? [] : [{ rules: [FLAGS_FAULTS[invalid]], text: `${this.label}: answered ${told(answer)}, not refused` }];
       if (!changeable) return refusedAnswer(answer) ? [] : [{ rules: ['flags.only-changeable-flags'], text: `${this.label}: ${JSON.stringify(flag)} is no changeable flag, yet answered ${told(answer)}` }];
       if (!succeededAnswer(answer)) return [{ rules: [op === 'add' ? 'flags.add-sets-flag' : 'flags.remove-clears-flag'], text: `${this.label}: answered ${told(answer)}` }];
       const modified: number[] = [];
-      for (const id of new Set(ids(pool))) {
+      for (const id of new Set(ids())) {
         const flags = state.flags[as].get(id);
         if (!flags) continue;
         if (flags.has(flag as Flag) !== (op === 'add')) modified.push(id);
@@ -346,8 +369,68 @@ function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CH
       // `messages` holds the IDs of the modified messages: every one of them.
       const listed = answer.body?.messages;
       const missing = modified.filter((id) => !Array.isArray(listed) || !listed.includes(id));
+      // And only them: a message whose flag was already so is not modified.
+      const unmodified = Array.isArray(listed) ? listed.filter((id) => !modified.includes(id)) : [];
       const ignored = ignoredListed(answer, extra, pool.level).map((problem) => ({ ...problem, text: `${this.label}: ${problem.text}` }));
-      return missing.length === 0 ? ignored : [...ignored, { rules: ['flags.response-lists-modified'], text: `${this.label}: messages ${missing.join(', ')} were modified, and the answer's messages ${JSON.stringify(listed)} leaves them out` }];
+      return [
+        ...ignored,
+        ...(missing.length === 0 ? [] : [{ rules: ['flags.response-lists-modified'] as RuleId[], text: `${this.label}: messages ${missing.join(', ')} were modified, and the answer's messages ${JSON.stringify(listed)} leaves them out` }]),
+        ...(unmodified.length === 0 ? [] : [{ rules: ['flags.response-lists-only-modified'] as RuleId[], text: `${this.label}: the answer's messages ${JSON.stringify(listed)} list ${unmodified.join(', ')}, whose ${flag} was already ${op === 'add' ? 'set' : 'clear'}` }]),
+      ];
+    },
+  };
+}
+
+/** How a message names a user: the spec's table says which forms mention (set `mentioned`) and which are silent. */
+const MENTION_FORMS = ['name', 'name|id', '|id', 'silent'] as const;
+
+function mentionText(form: (typeof MENTION_FORMS)[number], user: { readonly id: number; readonly fullName: string }): string {
+  // A name holding * or | cannot be written in the syntax: its ID alone names the user.
+  const plain = !/[*|]/.test(user.fullName);
+  switch (form) {
+    case 'name': return plain ? `@**${user.fullName}**` : `@**|${user.id}**`;
+    case 'name|id': return plain ? `@**${user.fullName}|${user.id}**` : `@**|${user.id}**`;
+    case '|id': return `@**|${user.id}**`;
+    default: return plain ? `@_**${user.fullName}|${user.id}**` : `@_**|${user.id}**`;
+  }
+}
+
+/**
+ * An actor sends a message to the pool's topic (Zulip's endpoint, outside the spec: what the
+ * spec's flags are on), naming the other actors in the forms of the syntax and perhaps everyone.
+ * The spec's table says each user's flags on it: unread for all (sent through the API), mentioned
+ * for a user named by a mention that is not silent, the wildcard flags for its recipients.
+ */
+function sendMessage(as: Role, mentions: ReadonlyArray<{ readonly who: number; readonly form: number }>, wildcard: boolean): Step {
+  const others = ACTORS.filter((role) => role !== as);
+  const named = mentions.map(({ who, form }) => ({ role: others[who % others.length]!, form: MENTION_FORMS[form % MENTION_FORMS.length]! }));
+  return {
+    label: `${as} sends a message to the pool's topic${named.length > 0 ? ` naming ${named.map(({ role, form }) => `${role} (${form})`).join(', ')}` : ''}${wildcard ? ', with @**all**' : ''}`,
+    applies: () => true,
+    async send(context, _state, pool) {
+      const content = [pool.marker, ...named.map(({ role, form }) => mentionText(form, context.probe.users[role])), ...(wildcard ? ['@**all**'] : [])].join(' ');
+      const answer = await context.call(as, 'POST', '/messages', { type: 'stream', to: pool.channel.id, topic: pool.topic, content });
+      if (Number.isInteger(answer.body?.id)) context.noteMessage(answer.body.id);
+      return answer;
+    },
+    apply(state, answer, pool) {
+      const id = answer.body?.id;
+      // Sending is outside the spec; the flags the spec's table gives a message need one sent.
+      if (!succeededAnswer(answer) || !Number.isInteger(id)) return [{ rules: ['flags.messages-start-unread'], text: `${this.label}: POST /messages answered ${told(answer)}, no message ID` }];
+      state.messages.push(id);
+      const wildcardFlags = !wildcard ? [] : pool.level >= 224 ? ['stream_wildcard_mentioned', 'wildcard_mentioned'] : ['wildcard_mentioned'];
+      for (const role of ACTORS) {
+        const flags = new Set<string>();
+        if (role !== as) {
+          if (named.some((one) => one.role === role && one.form !== 'silent')) flags.add('mentioned');
+          for (const flag of wildcardFlags) flags.add(flag);
+        } else {
+          // The sender's own wildcard flags: the spec's table speaks of those mentioned, and leaves the sender's open.
+          state.openFlags[role].set(id, new Set(['stream_wildcard_mentioned', 'wildcard_mentioned']));
+        }
+        state.flags[role].set(id, flags);
+      }
+      return [];
     },
   };
 }
@@ -460,8 +543,9 @@ async function readWorld(context: Context, pool: Pool, withSettings: boolean): P
       expect(Array.isArray(scheduled), `GET /scheduled_messages as ${as}: no scheduled_messages list`);
       world.scheduled[as] = scheduled.filter((item: any) => ours(item.content)).map((item: any) => ({ id: item.scheduled_message_id, type: (KIND[item.type] ?? item.type) as Scheduled["type"], to: item.to, topic: item.topic, content: item.content, at: item.scheduled_delivery_timestamp }));
     }
-    for (const message of await readConversation(context, as, { channel: pool.channel.id, topic: pool.topic }, 20)) {
-      if (pool.messages.includes(message.id) && Array.isArray(message.flags)) world.flags[as].set(message.id, new Set(message.flags.filter((flag: string) => (FLAGS as readonly string[]).includes(flag))));
+    // The pool's topic holds the pool's messages and those the steps send, each with the marker: the newest hundred hold every one the model follows.
+    for (const message of await readConversation(context, as, { channel: pool.channel.id, topic: pool.topic }, 100)) {
+      if (ours(message.content) && Array.isArray(message.flags)) world.flags[as].set(message.id, new Set(message.flags.filter((flag: string) => OBSERVED.includes(flag))));
     }
   }
   const fields = succeeded(await context.call('admin', 'GET', '/realm/profile_fields'), 'GET /realm/profile_fields').custom_fields;
@@ -510,9 +594,15 @@ function differences(model: Organization, world: World, pool: Pool): Problem[] {
     for (const [id, got] of listed) if (!scheduled.has(id)) problems.push({ rules: ['scheduled.delete-removes', 'scheduled.own-messages-only'], text: `${as} has a scheduled message ${id} (${got}) that the model does not: deleted, or never its own` });
     for (const [id, flags] of model.flags[as]) {
       const seen = world.flags[as].get(id);
-      if (!seen) continue;
-      for (const flag of FLAGS) {
-        if (flags.has(flag) !== seen.has(flag)) problems.push({ rules: [flags.has(flag) ? 'flags.add-sets-flag' : 'flags.remove-clears-flag', 'general.own-data-only'], text: `${as}'s message ${id} should ${flags.has(flag) ? 'have' : 'lack'} ${flag}; its flags are ${JSON.stringify([...seen])}` });
+      if (!seen) {
+        // A message the model sent is in the newest hundred of its topic: its recipient reads it there.
+        if (!pool.messages.includes(id)) problems.push({ rules: ['flags.messages-start-unread'], text: `${as} received message ${id} of ${pool.channel.name}, and does not find it in the topic ${JSON.stringify(pool.topic)}` });
+        continue;
+      }
+      const open = model.openFlags[as].get(id);
+      for (const flag of OBSERVED) {
+        if (open?.has(flag) || flags.has(flag) === seen.has(flag)) continue;
+        problems.push({ rules: flagRules(flag, flags.has(flag)), text: `${as}'s message ${id} should ${flags.has(flag) ? 'have' : 'lack'} ${flag}; its flags are ${JSON.stringify([...seen])}` });
       }
     }
   }
@@ -536,10 +626,17 @@ function differences(model: Organization, world: World, pool: Pool): Problem[] {
   return problems;
 }
 
+/** The rules whose statements say a flag is there, or not: a changeable one by the operation, a mention's by the table. */
+function flagRules(flag: string, set: boolean): RuleId[] {
+  if ((FLAGS as readonly string[]).includes(flag)) return flag === 'read' && !set ? ['flags.messages-start-unread', 'flags.remove-clears-flag', 'general.own-data-only'] : [set ? 'flags.add-sets-flag' : 'flags.remove-clears-flag', 'general.own-data-only'];
+  return flag === 'mentioned' ? ['flags.mention-flags'] : ['flags.wildcard-mention-flags', 'flags.wildcard-mentioned-before-224'];
+}
+
 /** The model as the world is now: at the start, and again after a transient fault hid what a request did. */
-function fromWorld(world: World, deletedScheduled: number[] = []): Organization {
+function fromWorld(world: World, messages: readonly number[], deletedScheduled: number[] = [], openFlags?: Organization['openFlags']): Organization {
   return {
     drafts: world.drafts, scheduled: world.scheduled, flags: world.flags, fields: world.fields, summaryElsewhere: world.summaryElsewhere,
+    openFlags: openFlags ?? { member: new Map(), other: new Map(), admin: new Map() }, messages: [...messages],
     defaults: world.settings?.defaults ?? {}, own: world.settings?.own ?? { member: {}, other: {}, admin: {} }, deletedScheduled,
   };
 }
@@ -644,11 +741,12 @@ function stepArbitrary(): fc.Arbitrary<Step> {
     fc.tuple(actor, fc.boolean(), fc.nat(2), fc.nat(1), fc.nat(1)).map(([as, channel, text, topic, who]) => schedule(as, channel, text, topic, who)),
     fc.tuple(actor, actor, position, fc.record({ text: fc.nat(2), topic: fc.nat(1), later: fc.nat(3), move: fc.record({ name: fc.nat(1), leaveOut: fc.constantFrom<'to' | 'topic' | undefined>(undefined, undefined, 'to', 'topic') }) }, { requiredKeys: [] })).map(([as, whose, at, change]) => editScheduled(as, whose, at, change)),
     fc.tuple(actor, fc.constantFrom<Role | 'deleted'>('member', 'other', 'admin', 'deleted'), position).map(([as, whose, at]) => deleteScheduled(as, whose, at)),
-    fc.tuple(actor, fc.constantFrom<'add' | 'remove'>('add', 'remove'), fc.oneof({ arbitrary: fc.constantFrom(...FLAGS), weight: 4 }, { arbitrary: fc.constantFrom(...NOT_CHANGEABLE), weight: 1 }), fc.array(fc.nat(4), { minLength: 1, maxLength: 4 }), fc.boolean()).map(([as, op, flag, at, extra]) => updateFlags(as, op, flag, at, extra)),
+    fc.tuple(actor, fc.constantFrom<'add' | 'remove'>('add', 'remove'), fc.oneof({ arbitrary: fc.constantFrom(...FLAGS), weight: 4 }, { arbitrary: fc.constantFrom(...NOT_CHANGEABLE), weight: 1 }), fc.array(fc.nat(7), { minLength: 1, maxLength: 4 }), fc.boolean(), fc.option(fc.constantFrom<FlagsFault>('no messages', 'no op', 'no flag', 'op'), { freq: 6, nil: null })).map(([as, op, flag, at, extra, invalid]) => updateFlags(as, op, flag, at, extra, invalid)),
     fc.tuple(actor, fc.nat(2), fc.boolean(), fc.nat(7), fc.boolean(), fc.boolean()).map(([as, name, summary, type, invalid, noOrder]) => createField(as, name, summary, type, invalid, noOrder)),
     position.map((at) => deleteField(at)),
     fc.tuple(actor, fc.array(fc.record({ setting: fc.nat(2), value: fc.nat(3), invalid: fc.boolean() }), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([as, changes, extra]) => updateDefaults(as, changes, extra)),
     fc.tuple(actor, fc.option(actor, { nil: null })).map(([email, key]) => forged(email, key)),
+    fc.tuple(actor, fc.array(fc.record({ who: fc.nat(1), form: fc.nat(3) }), { maxLength: 3 }), fc.boolean()).map(([as, mentions, wildcard]) => sendMessage(as, mentions, wildcard)),
   );
 }
 
@@ -684,7 +782,16 @@ function everyOperationByEveryActor(): Command[] {
       one(schedule(as, false, 1, 0, 0)),
       one(schedule(as, true, 1, 1, 0)),
     );
-    for (const flag of FLAGS) commands.push(one(updateFlags(as, 'add', flag, [0, 1, 1, 2, 3])), one(updateFlags(as, 'remove', flag, [3, 0], true)));
+    // A message naming each other actor in each form, and one to everyone.
+    commands.push(
+      one(sendMessage(as, [{ who: 0, form: 0 }, { who: 1, form: 3 }], false)),
+      one(sendMessage(as, [{ who: 1, form: 1 }, { who: 0, form: 2 }], true)),
+    );
+    // Each flag set, then each taken away, the last first (so collapsed goes while starred and read are set), then each set again and taken away alone.
+    for (const flag of FLAGS) commands.push(one(updateFlags(as, 'add', flag, [0, 1, 1, 2, 3, 5])));
+    for (const flag of [...FLAGS].reverse()) commands.push(one(updateFlags(as, 'remove', flag, [3, 0, 4], true)));
+    for (const flag of FLAGS) commands.push(one(updateFlags(as, 'add', flag, [4, 3])), one(updateFlags(as, 'remove', flag, [4, 3, 2])));
+    for (const invalid of Object.keys(FLAGS_FAULTS) as FlagsFault[]) commands.push(one(updateFlags(as, 'add', 'starred', [1], false, invalid)));
     commands.push(
       one(updateFlags(as, 'add', 'mentioned', [0])),
       one(updateFlags(as, 'remove', 'historical', [1])),
@@ -788,12 +895,14 @@ async function runModel(context: Context): Promise<void> {
   }
   const boundaries = [fc.constant(everyOperationByEveryActor())];
   await context.property(fc.commands([commandArbitrary], { maxCommands: 12 }), async (commands) => {
-    const model: ModelState = { state: fromWorld(await readWorld(context, pool, true)), pool };
+    const model: ModelState = { state: fromWorld(await readWorld(context, pool, true), pool.messages), pool };
     // What the queues heard before (the last sequence's clean-up) is not this sequence's.
     for (const as of ACTORS) await pollEvents(context, as, pool.queues[as], () => true, 0);
     try {
       await modelRun(context, model, commands as Iterable<fc.AsyncCommand<ModelState, Context>>, async (state) => {
-        state.state = fromWorld(await readWorld(context, pool, true), state.state.deletedScheduled);
+        // A message a lost request may have sent is found by the marker it carries, and followed from then on.
+        const world = await readWorld(context, pool, true);
+        state.state = fromWorld(world, [...new Set([...state.state.messages, ...world.flags.member.keys()])].sort((a, b) => a - b), state.state.deletedScheduled, state.state.openFlags);
       });
     } finally {
       await removeWhatWasMade(context, model.state);
