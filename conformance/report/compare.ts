@@ -237,12 +237,34 @@ export interface PairedStep<T extends Exchange = Exchange> {
 /** What a request is, for pairing steps: its method and path, IDs aside. */
 const requestKey = (exchange: Exchange) => `${exchange.method} ${(normalised(pathOf(exchange.url)) as string).replace(/\/\d+(?=\/|$)/g, '/{id}')}`;
 
+const isPoll = (exchange: Exchange) => exchange.method === 'GET' && pathOf(exchange.url) === '/events' && exchange.status === 200 && Array.isArray((exchange.body as { events?: unknown } | null)?.events);
+const queueOf = (exchange: Exchange) => exchange.form.find(([name]) => name === 'queue_id')?.[1];
+/** A poll's events, heartbeats aside (a heartbeat says only that a wait was long). */
+const eventsOf = (exchange: Exchange) => ((exchange.body as { events: Array<{ type?: unknown }> }).events).filter((event) => event?.type !== 'heartbeat');
+
+/**
+ * Polls of one queue one after another, as one poll that brought all their events: how a wait's
+ * events fall into polls (one in the first, or none until the third) is the machine's timing, not
+ * the server's answer.
+ */
+function coalescedPolls<T extends Exchange>(list: readonly T[]): T[] {
+  const out: T[] = [];
+  for (const exchange of list) {
+    const previous = out[out.length - 1];
+    if (!isPoll(exchange)) out.push(exchange);
+    else if (previous !== undefined && isPoll(previous) && queueOf(previous) === queueOf(exchange)) out[out.length - 1] = { ...previous, body: { ...(previous.body as object), events: [...eventsOf(previous), ...eventsOf(exchange)] } };
+    else out.push({ ...exchange, body: { ...(exchange.body as object), events: eventsOf(exchange) } });
+  }
+  return out;
+}
+
 /**
  * Two sequences of exchanges step by step: the longest common run of like requests (method and
  * path, IDs aside) is paired in order, IDs learnt from each pair's answers as they come; a step
  * of one side that has no like on the other stands alone.
  */
-export function pairSequences<T extends Exchange>(a: readonly T[], b: readonly T[], ids: Ids = new Map()): PairedStep<T>[] {
+export function pairSequences<T extends Exchange>(allA: readonly T[], allB: readonly T[], ids: Ids = new Map()): PairedStep<T>[] {
+  const [a, b] = [coalescedPolls(allA), coalescedPolls(allB)];
   const keysA = a.map(requestKey);
   const keysB = b.map(requestKey);
   // lengths[i][j]: the longest common run of a[i..] and b[j..].

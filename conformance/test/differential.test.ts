@@ -7,6 +7,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { differencesText, differentialExitCode, runDifferential } from '../differential.js';
 import { html } from '../report/html.js';
+import { pairSequences } from '../report/compare.js';
+import type { Exchange } from '../run/client.js';
 import { RULES } from '../rules.js';
 import { FAULTS } from '../../reference/faults/faults.js';
 import { targetProfile } from '../../reference/http/boot.js';
@@ -26,6 +28,20 @@ async function sideBySide<T>(target: ReferenceOptions, compare: ReferenceOptions
     await Promise.all([one.close(), two.close()]);
   }
 }
+
+test('polls of a queue one after another are one wait: how its events fall into polls is no difference; another event, or one in another queue, is', () => {
+  const poll = (events: unknown[], queue = 'q1'): Exchange => ({ as: 'member', method: 'GET', url: 'http://a/api/v1/events', form: [['queue_id', queue], ['dont_block', 'true']], status: 200, body: { result: 'success', msg: '', events } });
+  const typing = (id: number) => ({ id, type: 'typing', op: 'start' });
+  const wrong = (steps: ReturnType<typeof pairSequences>) => steps.flatMap((step) => step.differences);
+  // One side got the event in its first poll, the other in its third.
+  assert.equal(wrong(pairSequences([poll([typing(0)])], [poll([]), poll([{ id: 0, type: 'heartbeat' }]), poll([typing(0)])])), []);
+  // An event one side's wait did not bring is a difference.
+  assert.ok(wrong(pairSequences([poll([typing(0)])], [poll([])])).length > 0);
+  // Another event where the other side had one is a difference.
+  assert.ok(wrong(pairSequences([poll([typing(0)])], [poll([{ id: 0, type: 'subscription', op: 'add' }])])).length > 0);
+  // Polls of two queues stay apart.
+  assert.ok(wrong(pairSequences([poll([typing(0)], 'q1'), poll([], 'q2')], [poll([], 'q1'), poll([typing(0)], 'q2')])).length > 0);
+});
 
 test('the reference against itself: no difference, every rule at seed 1 and the areas of most IDs and times at seeds 2 and 3', async () => {
   for (const [seed, only] of [[1, null], [2, 'flags.*,scheduled.*,general.*'], [3, 'drafts.*,reminders.*,typing.*']] as const) {
