@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import type { Forged, ParamList, Response, Role } from '../run/client.js';
 import { check, expect, modelRun, noServerError, succeeded, Violation, type Check, type Context } from '../run/harness.js';
 import type { RuleId } from '../rules.js';
+import { characterLength } from './generators.js';
 import { createChannel, fetchState, namesId, pollEvents, readConversation, registerQueue, send, targetNow, type Channel, type Queue } from './world.js';
 
 const ACTORS: readonly Role[] = ['member', 'other', 'admin'];
@@ -48,7 +49,11 @@ const NOT_FIELD_TYPES = [0, 9, -1] as const;
 // ---- The model ------------------------------------------------------------------------------
 
 interface Draft { readonly id: number; readonly type: '' | 'stream' | 'private'; readonly to: readonly number[]; readonly topic: string; readonly content: string; readonly timestamp?: unknown }
-interface Scheduled { readonly id: number; readonly type: 'stream' | 'private'; readonly to: number | readonly number[]; readonly topic: string; readonly content: string; readonly at: number }
+interface Scheduled {
+  readonly id: number; readonly type: 'stream' | 'private'; readonly to: number | readonly number[]; readonly topic: string; readonly content: string; readonly at: number;
+  /** A field the spec leaves open within its limit (a text over it, stored cut in some way): any value of at most `max` characters, then what the server keeps. */
+  readonly within?: { readonly field: 'content' | 'topic'; readonly max: number };
+}
 interface Field { readonly id: number; readonly name: string; readonly summary: boolean }
 
 /** The organization as far as the run's own objects go, and each actor's flags on the pool's messages. */
@@ -88,6 +93,11 @@ interface Pool {
   readonly since: number;
   /** Each actor's event queue, opened before the model's first step. */
   readonly queues: Record<Role, Queue>;
+  /** The organization's name for the empty topic, where it has one. */
+  readonly emptyTopicDisplayName: string;
+  /** The organization's limits, in characters. */
+  readonly maxMessageLength: number;
+  readonly maxTopicLength: number;
 }
 
 const clone = (state: Organization): Organization => ({
@@ -135,13 +145,20 @@ const told = (answer: Answer) => `${answer.status} ${answer.text.slice(0, 200)}`
 const at = <T>(list: readonly T[], position: number): T | undefined => (list.length === 0 ? undefined : list[position % list.length]);
 
 /** How the last draft of a batch breaks the spec, where it does; each makes the whole batch refused. */
-type DraftFault = 'channels' | 'nul' | 'type' | 'missing';
+type DraftFault = 'channels' | 'nul' | 'nul-topic' | 'type' | 'missing' | 'missing-topic' | 'missing-type' | 'missing-to' | 'number' | 'boolean';
 const DRAFT_FAULTS: Record<DraftFault, { readonly says: string; readonly rule: RuleId }> = {
   channels: { says: 'a channel draft with no channel, or two', rule: 'drafts.channel-draft-needs-one-channel' },
   nul: { says: 'a NUL byte in its content', rule: 'drafts.null-bytes-rejected' },
+  'nul-topic': { says: 'a NUL byte in its topic', rule: 'drafts.null-bytes-rejected' },
   type: { says: 'a type the spec does not list', rule: 'drafts.type-must-be-listed' },
   missing: { says: 'no content', rule: 'drafts.required-fields' },
+  'missing-topic': { says: 'no topic', rule: 'drafts.required-fields' },
+  'missing-type': { says: 'no type', rule: 'drafts.required-fields' },
+  'missing-to': { says: 'no to', rule: 'drafts.required-fields' },
+  number: { says: 'a number for its content', rule: 'drafts.field-types' },
+  boolean: { says: 'a boolean for its topic', rule: 'drafts.field-types' },
 };
+const DRAFT_FAULT_NAMES = Object.keys(DRAFT_FAULTS) as DraftFault[];
 
 /** A parameter no server supports: a success lists it in ignored_parameters_unsupported, from the level it does. */
 const UNSUPPORTED = 'teamchat_conformance_unsupported';
@@ -163,8 +180,12 @@ function createDrafts(as: Role, items: ReadonlyArray<{ kind: number; text: numbe
       // Not exactly one channel: none, or two distinct ones.
       if (invalid === 'channels') return { ...draft, to: item.audience % 2 === 0 ? [] : [pool.channel.id, pool.second.id] };
       if (invalid === 'nul') return { ...draft, content: `${content}\u0000` };
+      if (invalid === 'nul-topic') return { ...draft, topic: `${draft.topic}\u0000` };
       if (invalid === 'type') return { ...draft, type: 'topic' as never };
-      const { content: _missing, ...rest } = draft;
+      if (invalid === 'number') return { ...draft, content: 5 as never };
+      if (invalid === 'boolean') return { ...draft, topic: true as never };
+      const left = invalid === 'missing' ? 'content' : invalid.slice('missing-'.length);
+      const { [left as 'content']: _missing, ...rest } = draft;
       return rest as never;
     }
     // An unaddressed draft's `to` is ignored: one with a user in it is taken all the same.
@@ -189,6 +210,19 @@ function createDrafts(as: Role, items: ReadonlyArray<{ kind: number; text: numbe
       // An unaddressed draft's audience is ignored: the model keeps it empty.
       drafts(pool).forEach((draft, index) => state.drafts[as].push({ id: ids[index], type: draft.type, to: draft.type === '' ? [] : draft.to, topic: draft.topic, content: draft.content }));
       return ignoredListed(answer, extra, pool.level).map((problem) => ({ ...problem, text: `${this.label}: ${problem.text}` }));
+    },
+  };
+}
+
+/** A create without the drafts parameter: it is optional, so the request succeeds and makes nothing. */
+function noDrafts(as: Role): Step {
+  return {
+    label: `${as} creates drafts without the drafts parameter`,
+    owner: as,
+    applies: () => true,
+    send: (context) => context.call(as, 'POST', '/drafts', {}, { repeatable: true }),
+    apply(_state, answer) {
+      return succeededAnswer(answer) ? [] : [{ rules: ['drafts.drafts-parameter-optional'], text: `${this.label}: answered ${told(answer)}, not success` }];
     },
   };
 }
@@ -257,6 +291,39 @@ interface Change {
   readonly later?: number;
   /** Moves the message to the other kind: a type name (by position), with `to` (and a topic for a channel) unless left out. */
   readonly move?: { readonly name: number; readonly leaveOut?: 'to' | 'topic' };
+  /** An edit the spec refuses: a type it does not list, a `to` of the other kind's form, a channel or a user that does not exist. */
+  readonly bad?: BadEdit;
+  /** A topic of the empty topic's names (by position in emptyNames), or another case of them: what it means depends on the level. */
+  readonly emptyTopic?: number;
+  /** A content or topic past the organization's limit by 1 to 3 characters of one kind (by position in LONG_UNITS). */
+  readonly long?: { readonly field: 'content' | 'topic'; readonly over: number; readonly unit: number; readonly atLimit?: boolean };
+}
+
+/** Characters of one, two and four bytes, and one outside the Basic Multilingual Plane: the limits count characters. */
+const LONG_UNITS = ['a', 'é', '日', '𝒜'] as const;
+
+type BadEdit = 'type-name' | 'to-kind' | 'missing-channel' | 'missing-user' | 'empty-required';
+const BAD_EDITS: Record<BadEdit, RuleId> = { 'type-name': 'scheduled.type-values', 'to-kind': 'scheduled.to-matches-type', 'missing-channel': 'scheduled.missing-channel-error', 'missing-user': 'scheduled.invalid-user-error', 'empty-required': 'scheduled.required-topic-not-empty' };
+const BAD_EDIT_NAMES = Object.keys(BAD_EDITS) as BadEdit[];
+/** No channel or user has this ID (the scheduled checks use it too). */
+const MISSING_ID = 1_987_654_321;
+/** Type names the spec does not list at this level: `channel` below 248, and names that are none. */
+const notTypeNames = (level: number) => [...(level < 248 ? ['channel'] : []), 'Stream', 'dm', 'group', ''];
+
+/** The names of the empty topic at this level's reading, then other cases of them (ordinary topics). */
+function emptyNames(displayName: string): string[] {
+  return ['', '(no topic)', ...(displayName ? [displayName] : []), '(No Topic)'];
+}
+
+/**
+ * A channel message's topic edited alone to one of the empty topic's names, by the spec: from
+ * level 370 "(no topic)" and the display name mean the empty topic; the empty topic is valid from
+ * 334 and refused below; another case of a name is an ordinary topic. 'refused', or the topic stored.
+ */
+function editedTopic(given: string, level: number, displayName: string): string | 'refused' {
+  const meansEmpty = given === '' || (level >= 370 && (given === '(no topic)' || (displayName !== '' && given === displayName)));
+  if (!meansEmpty) return given;
+  return level < 334 ? 'refused' : '';
 }
 
 function editScheduled(as: Role, whose: Role, position: number, change: Change): Step {
@@ -264,6 +331,24 @@ function editScheduled(as: Role, whose: Role, position: number, change: Change):
     const kind = change.move ? (target.type === 'stream' ? 'private' : 'stream') : target.type;
     const names = typeNames(kind, level);
     const others = ACTORS.filter((role) => role !== as);
+    if (change.bad !== undefined) {
+      const bad = change.bad;
+      const otherKind = target.type === 'stream' ? 'private' : 'stream';
+      // With the kind's `to` (and a channel's topic): a listed name would make a whole edit of it.
+      if (bad === 'type-name') return { type: notTypeNames(level)[(change.text ?? 0) % notTypeNames(level).length]!, to: (target.type === 'stream' ? pool.channel.id : [pool.ids[others[0]!]]) as never, ...(target.type === 'stream' ? { topic: TOPICS[1] } : {}), content: `${pool.marker} refused` };
+      // The kind's `to` in the other kind's form: a channel's ID in a list, users' IDs as one integer.
+      if (bad === 'to-kind') return target.type === 'stream' ? { to: [pool.channel.id] as never } : { to: pool.ids[others[0]!] };
+      if (bad === 'missing-channel') return { ...(target.type === 'stream' ? {} : { type: typeNames(otherKind, level)[0]!, topic: TOPICS[0] }), to: MISSING_ID + (change.text ?? 0) };
+      if (bad === 'empty-required') return { type: typeNames('stream', level)[0]!, to: pool.channel.id, topic: emptyNames(pool.emptyTopicDisplayName).slice(0, -1)[(change.text ?? 0) % (emptyNames(pool.emptyTopicDisplayName).length - 1)]! };
+      return { ...(target.type === 'private' ? {} : { type: typeNames(otherKind, level)[0]! }), to: [pool.ids[others[0]!], MISSING_ID + (change.text ?? 0)] as never };
+    }
+    if (change.long !== undefined) {
+      const { field, over, unit, atLimit } = change.long;
+      const max = field === 'content' ? pool.maxMessageLength : pool.maxTopicLength;
+      const head = field === 'content' ? `${pool.marker} ` : '';
+      return { [field]: head + LONG_UNITS[unit % LONG_UNITS.length]!.repeat((atLimit ? max : max + 1 + (over % 3)) - Array.from(head).length) };
+    }
+    if (change.emptyTopic !== undefined) return { topic: emptyNames(pool.emptyTopicDisplayName)[change.emptyTopic % emptyNames(pool.emptyTopicDisplayName).length]! };
     return {
       ...(change.move ? { type: names[change.move.name % names.length]! } : {}),
       ...(change.move && change.move.leaveOut !== 'to' ? { to: (kind === 'stream' ? pool.channel.id : [pool.ids[others[change.move.name % 2]!]]) as never } : {}),
@@ -273,20 +358,57 @@ function editScheduled(as: Role, whose: Role, position: number, change: Change):
       ...(change.later !== undefined ? { scheduled_delivery_timestamp: target.at + 60 * (1 + change.later) } : {}),
     };
   };
-  const what = [...Object.keys(change).filter((key) => key !== 'move'), ...(change.move ? [`move to the other kind${change.move.leaveOut ? ` without ${change.move.leaveOut}` : ''}`] : [])].join(', ');
+  const what = change.bad !== undefined ? `refused: ${change.bad}` : change.long !== undefined ? `a ${change.long.field} ${change.long.atLimit ? 'at' : 'past'} its limit` : change.emptyTopic !== undefined ? `topic of the empty topic's names #${change.emptyTopic}` : [...Object.keys(change).filter((key) => key !== 'move'), ...(change.move ? [`move to the other kind${change.move.leaveOut ? ` without ${change.move.leaveOut}` : ''}`] : [])].join(', ');
   let target: Scheduled;
   return {
     label: `${as} edits ${whose === as ? 'its' : `${whose}'s`} scheduled message #${position} (${what || 'nothing'})`,
     owner: as,
-    applies: (state, context) => context.level >= 184 && state.scheduled[whose].length > 0 && what !== '',
+    // A required topic is one of a move to a channel: of a direct message. A topic past its limit is a channel message's.
+    applies: (state, context) => context.level >= 184 && state.scheduled[whose].length > 0 && what !== ''
+      && (change.bad !== 'empty-required' || at(state.scheduled[whose], position)!.type === 'private')
+      && (change.long?.field !== 'topic' || at(state.scheduled[whose], position)!.type === 'stream'),
     send: (context, state, pool) => {
       target = at(state.scheduled[whose], position)!;
-      return context.call(as, 'PATCH', `/scheduled_messages/${target.id}`, params(target, pool, context.level), { repeatable: whose !== as || change.move?.leaveOut !== undefined });
+      return context.call(as, 'PATCH', `/scheduled_messages/${target.id}`, params(target, pool, context.level), { repeatable: whose !== as || change.move?.leaveOut !== undefined || change.bad !== undefined });
     },
     apply(state, answer, pool) {
       // Deleted already (the other request of a pair): no scheduled message has the ID any more.
       if (whose === as && !state.scheduled[as].some((held) => held.id === target.id)) return refusedAnswer(answer) && answer.body?.code === 'BAD_REQUEST' ? [] : [{ rules: ['scheduled.missing-message-error'], text: `${this.label}: scheduled message ${target.id} no longer exists, yet the edit was answered ${told(answer)}` }];
       if (whose !== as) return refusedAnswer(answer) ? [] : [{ rules: ['scheduled.own-messages-only'], text: `${this.label}: scheduled message ${target.id} is ${whose}'s, yet the edit was answered ${told(answer)}` }];
+      if (change.bad !== undefined) {
+        if (!refusedAnswer(answer)) return [{ rules: [BAD_EDITS[change.bad]], text: `${this.label}: answered ${told(answer)}, not refused` }];
+        const given = params(target, pool, pool.level);
+        // The spec's error table: a missing channel says which (STREAM_DOES_NOT_EXIST, stream_id); a missing user is BAD_REQUEST.
+        if (change.bad === 'missing-channel' && (answer.body?.code !== 'STREAM_DOES_NOT_EXIST' || answer.body?.stream_id !== given.to)) return [{ rules: ['scheduled.missing-channel-error'], text: `${this.label}: the refusal is ${told(answer)}, not STREAM_DOES_NOT_EXIST with stream_id ${given.to}` }];
+        if (change.bad === 'missing-user' && answer.body?.code !== 'BAD_REQUEST') return [{ rules: ['scheduled.invalid-user-error'], text: `${this.label}: the refusal is ${told(answer)}, not BAD_REQUEST` }];
+        return [];
+      }
+      if (change.long !== undefined) {
+        // Past the limit: refused, or kept within the limit in some way the spec leaves open.
+        const { field, atLimit } = change.long;
+        const rule: RuleId = field === 'content' ? 'scheduled.content-limit' : 'scheduled.topic-limit';
+        if (atLimit) {
+          // At the limit, counted in characters: kept whole.
+          if (!succeededAnswer(answer)) return [{ rules: [rule], text: `${this.label}: answered ${told(answer)}` }];
+          const value = String(params(target, pool, pool.level)[field]);
+          state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? { ...one, [field]: value } : one));
+          return [];
+        }
+        if (refusedAnswer(answer)) return [];
+        if (!succeededAnswer(answer)) return [{ rules: [rule], text: `${this.label}: answered ${told(answer)}` }];
+        const max = field === 'content' ? pool.maxMessageLength : pool.maxTopicLength;
+        state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? { ...one, within: { field, max } } : one));
+        return [];
+      }
+      if (change.emptyTopic !== undefined) {
+        const given = String(params(target, pool, pool.level).topic);
+        const outcome = target.type === 'stream' ? editedTopic(given, pool.level, pool.emptyTopicDisplayName) : null;
+        const rules: RuleId[] = target.type === 'private' ? ['scheduled.topic-ignored-for-direct'] : given === '' ? ['scheduled.empty-topic-valid-since-334', 'scheduled.empty-topic-invalid-before-334'] : ['scheduled.empty-topic-names', 'scheduled.no-topic-ordinary-before-370'];
+        if (outcome === 'refused') return refusedAnswer(answer) ? [] : [{ rules, text: `${this.label}: ${JSON.stringify(given)} is refused at level ${pool.level}, yet answered ${told(answer)}` }];
+        if (!succeededAnswer(answer)) return [{ rules, text: `${this.label}: the topic ${JSON.stringify(given)} was answered ${told(answer)}` }];
+        if (outcome !== null) state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? { ...one, topic: outcome } : one));
+        return [];
+      }
       // A move needs `to`, and a move to a channel its topic: without them the edit is refused and changes nothing.
       if (change.move?.leaveOut === 'to') return refusedAnswer(answer) ? [] : [{ rules: ['scheduled.to-required-on-type-change'], text: `${this.label}: the type changed without \`to\`, yet the edit was answered ${told(answer)}` }];
       if (change.move?.leaveOut === 'topic' && target.type === 'private') return refusedAnswer(answer) ? [] : [{ rules: ['scheduled.topic-required-on-change-to-channel'], text: `${this.label}: moved to a channel without a topic, yet the edit was answered ${told(answer)}` }];
@@ -585,8 +707,19 @@ function differences(model: Organization, world: World, pool: Pool): Problem[] {
       if (!Number.isInteger(draft.timestamp) || (draft.timestamp as number) < pool.since) problems.push({ rules: ['drafts.timestamp-filled-when-absent'], text: `${as}'s draft ${draft.id}, created without a timestamp after ${pool.since}, has timestamp ${JSON.stringify(draft.timestamp)}` });
     }
     for (const [id, got] of actual) if (!expected.has(id)) problems.push({ rules: ['general.own-data-only', 'drafts.channel-draft-needs-one-channel', 'general.authentication-required'], text: `${as} has a draft ${id} (${got}) that none of its own successful requests made` });
-    const scheduled = new Map(model.scheduled[as].map((item) => [item.id, key(item, self)]));
-    const listed = new Map(world.scheduled[as].map((item) => [item.id, key(item, self)]));
+    // A field open within its limit: any value of at most its limit's characters is the model's (settled from the world after the step).
+    const open = new Map(model.scheduled[as].filter((item) => item.within).map((item) => [item.id, item.within!]));
+    const closed = (item: Scheduled) => {
+      const within = open.get(item.id);
+      return within ? { ...item, [within.field]: '' } : item;
+    };
+    for (const item of world.scheduled[as]) {
+      const within = open.get(item.id);
+      const value = within ? item[within.field] : '';
+      if (within && !(typeof value === 'string' && characterLength(value) <= within.max)) problems.push({ rules: [within.field === 'content' ? 'scheduled.content-limit' : 'scheduled.topic-limit'], text: `${as}'s scheduled message ${item.id} keeps a ${within.field} of ${typeof value === 'string' ? characterLength(value) : JSON.stringify(value)} characters, past the limit of ${within.max}` });
+    }
+    const scheduled = new Map(model.scheduled[as].map((item) => [item.id, key(closed(item), self)]));
+    const listed = new Map(world.scheduled[as].map((item) => [item.id, key(closed(item), self)]));
     for (const [id, want] of scheduled) {
       if (!listed.has(id)) problems.push({ rules: ['scheduled.own-messages-only', 'scheduled.delete-removes'], text: `${as}'s scheduled message ${id} (${want}) is missing from GET /scheduled_messages` });
       else if (listed.get(id) !== want) problems.push({ rules: ['scheduled.edits-follow-model', 'scheduled.own-messages-only'], text: `${as}'s scheduled message ${id} is listed as ${listed.get(id)}, not ${want}` });
@@ -681,7 +814,7 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
       }
       problems.push(...differences(next, { ...world, settings: world.settings }, pool));
       if (problems.length === 0) {
-        model.state = { ...next, ...(world.settings ? {} : { defaults: model.state.defaults, own: model.state.own }) };
+        model.state = { ...settled(next, world), ...(world.settings ? {} : { defaults: model.state.defaults, own: model.state.own }) };
         return;
       }
       if (closest === null || problems.length < closest.length) closest = problems;
@@ -689,6 +822,20 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
     fail(closest!, steps.length === 1 ? steps[0]!.label : `${steps.map((step) => step.label).join(' and, at once, ')} (in either order)`);
   }
   toString = () => this.steps.map((step) => step.label).join(' | at once | ');
+}
+
+/** The model with each field it left open taken as the world keeps it (the world was found within the open bounds). */
+function settled(model: Organization, world: World): Organization {
+  const scheduled = { ...model.scheduled };
+  for (const as of ACTORS) {
+    scheduled[as] = model.scheduled[as].map((item) => {
+      if (!item.within) return item;
+      const seen = world.scheduled[as].find((one) => one.id === item.id);
+      const { within, ...rest } = item;
+      return seen ? { ...rest, [within.field]: seen[within.field] } : rest;
+    });
+  }
+  return { ...model, scheduled };
 }
 
 /** How an answer breaks the spec's envelope (result, and msg: empty exactly on success), or null. */
@@ -736,10 +883,16 @@ const position = fc.nat({ max: 5 });
 function stepArbitrary(): fc.Arbitrary<Step> {
   const draftItem = fc.record({ kind: fc.nat(2), text: fc.nat(2), topic: fc.nat(1), audience: fc.nat(1) });
   return fc.oneof(
-    fc.tuple(actor, fc.array(draftItem, { minLength: 1, maxLength: 3 }), fc.option(fc.constantFrom<DraftFault>('channels', 'nul', 'type', 'missing'), { freq: 3, nil: null }), fc.boolean()).map(([as, items, bad, extra]) => createDrafts(as, items, bad, extra)),
+    fc.tuple(actor, fc.array(draftItem, { minLength: 1, maxLength: 3 }), fc.option(fc.constantFrom<DraftFault>(...DRAFT_FAULT_NAMES), { freq: 3, nil: null }), fc.boolean()).map(([as, items, bad, extra]) => createDrafts(as, items, bad, extra)),
     fc.tuple(actor, actor, position).map(([as, whose, at]) => deleteDraft(as, whose, at)),
+    actor.map((as) => noDrafts(as)),
     fc.tuple(actor, fc.boolean(), fc.nat(2), fc.nat(1), fc.nat(1)).map(([as, channel, text, topic, who]) => schedule(as, channel, text, topic, who)),
-    fc.tuple(actor, actor, position, fc.record({ text: fc.nat(2), topic: fc.nat(1), later: fc.nat(3), move: fc.record({ name: fc.nat(1), leaveOut: fc.constantFrom<'to' | 'topic' | undefined>(undefined, undefined, 'to', 'topic') }) }, { requiredKeys: [] })).map(([as, whose, at, change]) => editScheduled(as, whose, at, change)),
+    fc.tuple(actor, actor, position, fc.oneof(
+      { weight: 4, arbitrary: fc.record({ text: fc.nat(2), topic: fc.nat(1), later: fc.nat(3), move: fc.record({ name: fc.nat(1), leaveOut: fc.constantFrom<'to' | 'topic' | undefined>(undefined, undefined, 'to', 'topic') }) }, { requiredKeys: [] }) },
+      { weight: 1, arbitrary: fc.record({ bad: fc.constantFrom<BadEdit>(...BAD_EDIT_NAMES), text: fc.nat(4) }) },
+      { weight: 1, arbitrary: fc.record({ emptyTopic: fc.nat(3) }) },
+      { weight: 1, arbitrary: fc.record({ long: fc.record({ field: fc.constantFrom<'content' | 'topic'>('content', 'topic'), over: fc.nat(2), unit: fc.nat(3), atLimit: fc.boolean() }) }) },
+    )).map(([as, whose, at, change]) => editScheduled(as, whose, at, change as Change)),
     fc.tuple(actor, fc.constantFrom<Role | 'deleted'>('member', 'other', 'admin', 'deleted'), position).map(([as, whose, at]) => deleteScheduled(as, whose, at)),
     fc.tuple(actor, fc.constantFrom<'add' | 'remove'>('add', 'remove'), fc.oneof({ arbitrary: fc.constantFrom(...FLAGS), weight: 4 }, { arbitrary: fc.constantFrom(...NOT_CHANGEABLE), weight: 1 }), fc.array(fc.nat(7), { minLength: 1, maxLength: 4 }), fc.boolean(), fc.option(fc.constantFrom<FlagsFault>('no messages', 'no op', 'no flag', 'op'), { freq: 6, nil: null })).map(([as, op, flag, at, extra, invalid]) => updateFlags(as, op, flag, at, extra, invalid)),
     fc.tuple(actor, fc.nat(2), fc.boolean(), fc.nat(7), fc.boolean(), fc.boolean()).map(([as, name, summary, type, invalid, noOrder]) => createField(as, name, summary, type, invalid, noOrder)),
@@ -774,6 +927,8 @@ function everyOperationByEveryActor(): Command[] {
       one(createDrafts(as, [{ kind: 1, text: 0, topic: 1, audience: 0 }], 'type')),
       one(createDrafts(as, [{ kind: 2, text: 0, topic: 0, audience: 0 }, { kind: 1, text: 0, topic: 1, audience: 0 }], 'missing')),
       one(createDrafts(as, [{ kind: 2, text: 2, topic: 0, audience: 1 }], null, true)),
+      ...(as === 'member' ? DRAFT_FAULT_NAMES.filter((fault) => !['channels', 'nul', 'type', 'missing'].includes(fault)).map((fault) => one(createDrafts(as, [{ kind: 0, text: 1, topic: 0, audience: 0 }, { kind: 1, text: 0, topic: 1, audience: 0 }], fault))) : []),
+      one(noDrafts(as)),
       // Equal drafts: two in one batch, and one equal to a draft made before.
       one(createDrafts(as, [{ kind: 1, text: 1, topic: 1, audience: 0 }, { kind: 1, text: 1, topic: 1, audience: 0 }], null)),
       one(createDrafts(as, [{ kind: 0, text: 0, topic: 0, audience: 0 }], null)),
@@ -831,6 +986,16 @@ function everyOperationByEveryActor(): Command[] {
       one(editScheduled(as, as, 2, { move: { name: 0, leaveOut: 'to' } })),
       one(editScheduled(as, as, 2, { move: { name: 1, leaveOut: 'topic' } })),
       one(editScheduled(as, another, 0, { text: 2 })),
+      ...(as === 'member' ? [
+        ...BAD_EDIT_NAMES.flatMap((bad) => [one(editScheduled(as, as, 0, { bad })), one(editScheduled(as, as, 1, { bad, text: 1 }))]),
+        ...[0, 1, 2, 3].map((emptyTopic) => one(editScheduled(as, as, 0, { emptyTopic }))),
+        // Past each limit by one character, of one byte and of four: the limits count characters.
+        one(editScheduled(as, as, 0, { long: { field: 'topic', over: 0, unit: 3 } })),
+        one(editScheduled(as, as, 1, { long: { field: 'content', over: 0, unit: 3 } })),
+        one(editScheduled(as, as, 0, { long: { field: 'content', over: 2, unit: 0 } })),
+        one(editScheduled(as, as, 0, { long: { field: 'topic', over: 0, unit: 3, atLimit: true } })),
+        one(editScheduled(as, as, 1, { long: { field: 'content', over: 0, unit: 2, atLimit: true } })),
+      ] : []),
       one(deleteScheduled(as, another, 1)),
       one(deleteDraft(as, another, 0)),
       one(deleteDraft(as, as, 1)),
@@ -866,7 +1031,7 @@ function poolOf(context: Context): Promise<Pool> {
     context.cleanup.atEnd('delete the organization model\'s event queues', async () => {
       for (const queue of Object.values(queues)) await queue.remove();
     });
-    return { channel, second, topic, messages, ids, marker, fieldMarker, queues, since, level: context.level };
+    return { channel, second, topic, messages, ids, marker, fieldMarker, queues, since, level: context.level, emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength };
   });
 }
 
