@@ -47,7 +47,7 @@ export interface RuleResult {
   cases?: { boundary: number; random: number };
   expected?: boolean;
   /** Why a skipped rule was not run: outside the target's levels, a decision not asked for, or the check's own reason. */
-  skipped?: 'level' | 'decision' | 'capability' | 'configuration' | 'smoke' | 'check';
+  skipped?: 'level' | 'decision' | 'capability' | 'configuration' | 'check';
   /** Passed only when rerun (--retries). */
   flaky?: boolean;
   /** Ended in error because the server answered 5xx. */
@@ -131,8 +131,6 @@ export interface Check {
   readonly needs: readonly Capability[];
   /** What of the shared state the check changes or reads; none: it runs at once, without the lease. */
   readonly shares: readonly Shared[];
-  /** Why a smoke run leaves the check out, where it does (its requests would not fit the budget). */
-  readonly notInSmoke?: string;
   run(context: Context): Promise<void>;
 }
 
@@ -628,7 +626,6 @@ export function applicability(rule: Rule, check: Check, probe: Probe, options: R
     const missing = probe.missing[capability];
     if (missing) return { reason: missing, kind: 'capability' };
   }
-  if (options.smoke && check.notInSmoke !== undefined) return { reason: check.notInSmoke, kind: 'smoke' };
   return null;
 }
 
@@ -637,7 +634,7 @@ export function applicability(rule: Rule, check: Check, probe: Probe, options: R
  * the target's levels, or a decision that was not asked for. Any other skip against the
  * reference is a problem of the suite (its self-test and sweeps use this).
  */
-export const skippedByDesign = (result: RuleResult) => result.status === 'skip' && (result.skipped === 'level' || result.skipped === 'decision' || result.skipped === 'configuration' || result.skipped === 'smoke');
+export const skippedByDesign = (result: RuleResult) => result.status === 'skip' && (result.skipped === 'level' || result.skipped === 'decision' || result.skipped === 'configuration');
 
 /** A check that stepped aside to wait for deliveries; `finish` lets it go on once they are due (with why they cannot be seen, or null). */
 export interface DeferredCheck {
