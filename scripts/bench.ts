@@ -369,7 +369,7 @@ async function main() {
     return reference;
   }
 
-  const { png } = await import('../conformance/checks/emoji.js');
+  const { png } = await import('../conformance/checks/uploads.js');
   const image = png();
   const emojiBody = Buffer.concat([Buffer.from('--B\r\nContent-Disposition: form-data; name="f"; filename="e.png"\r\nContent-Type: image/png\r\n\r\n'), image, Buffer.from('\r\n--B--\r\n')]);
   const drafts = JSON.stringify(Array.from({ length: 5 }, (_, i) => ({ type: 'stream', to: [1], topic: 'bench', content: `draft ${i}` })));

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { targetProfile } from '../../reference/http/boot.js';
 import { startReference } from '../../reference/http/server.js';
 import { Client, HarnessError, curlLine } from '../run/client.js';
-import { png } from '../checks/emoji.js';
+import { png } from '../checks/uploads.js';
 import { Cleanup, Journal, pendingIn } from '../run/cleanup.js';
 import { runSuite } from '../suite.js';
 import { proxy, reply } from './helpers.js';

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { targetProfile } from '../../reference/http/boot.js';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/http/server.js';
 import { aboutDrafts } from '../checks/drafts.js';
-import { sameName } from '../checks/emoji.js';
+import { sameName } from '../checks/uploads.js';
 import type { Report } from '../report/json.js';
 import { checkTarget } from '../api.js';
 import { runSuite } from '../suite.js';

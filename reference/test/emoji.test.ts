@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { gif, png } from '../../conformance/checks/emoji.js';
+import { gif, png } from '../../conformance/checks/uploads.js';
 import { TestServer } from './test-helpers.js';
 
 const MIB = 1024 * 1024;

@@ -11,7 +11,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { png } from '../../conformance/checks/emoji.js';
+import { png } from '../../conformance/checks/uploads.js';
 import { TestServer } from './test-helpers.js';
 
 const ORACLES = process.env.TEAMCHAT_ORACLES ?? new URL('../../../../shared/oracles/', import.meta.url).pathname;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { png } from '../../conformance/checks/emoji.js';
+import { png } from '../../conformance/checks/uploads.js';
 import { MAX_FEATURE_LEVEL } from '../model/levels.js';
 import { TestServer } from './test-helpers.js';
 
