@@ -1,5 +1,5 @@
 // npm run sweep -- [--seeds N] [--from S] [--dialects zulip,alternate,random] [--levels boundary|all|N,N]
-//                  [--runs N] [--jobs N] [--json FILE]
+//                  [--runs N] [--only PATTERN] [--smoke] [--jobs N] [--json FILE]
 //
 // A seed sweep: the default suite against the reference, once for every seed in every dialect,
 // each at one boundary feature level (the levels taken in turn, so that a sweep of a few seeds
@@ -26,6 +26,9 @@ export interface SweepTask {
   readonly dialect: Dialect;
   readonly level: number;
   readonly runs: number;
+  /** The rules run (--only), all when absent. */
+  readonly only?: string;
+  readonly smoke?: boolean;
 }
 
 export interface SweepFinding {
@@ -39,7 +42,8 @@ export interface SweepFinding {
 export function replayOf(task: SweepTask, rule?: string): string {
   const parts = ['npm run conformance --', `--reference-level ${task.level}`, `--reference-dialect ${task.dialect}`, `--seed ${task.seed}`, `--runs ${task.runs}`];
   if (task.dialect === 'zulip') parts.push('--decisions');
-  if (rule) parts.push(`--only ${rule}`);
+  if (task.smoke) parts.push('--smoke');
+  if (rule ?? task.only) parts.push(`--only '${rule ?? task.only}'`);
   return parts.join(' ');
 }
 
@@ -50,7 +54,7 @@ export async function sweepOne(task: SweepTask): Promise<SweepFinding> {
   try {
     const profile = targetProfile(reference.fixture, reference.url);
     const report = await runSuite({
-      target: reference.url, credentials: profile.users, embedded: true, seed: task.seed, runs: task.runs, only: null, replayPath: null,
+      target: reference.url, credentials: profile.users, embedded: true, seed: task.seed, runs: task.runs, only: task.only ?? null, smoke: task.smoke, replayPath: null,
       decisions: task.dialect === 'zulip', rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
     });
     const problems = report.rules
@@ -64,19 +68,19 @@ export async function sweepOne(task: SweepTask): Promise<SweepFinding> {
 }
 
 /** The tasks of a sweep: every seed in every dialect, the levels in turn. */
-export function sweepTasks(seeds: readonly number[], dialects: readonly Dialect[], levels: readonly number[], runs: number): SweepTask[] {
-  return seeds.flatMap((seed, index) => dialects.map((dialect, turn) => ({ seed, dialect, level: levels[(index * dialects.length + turn) % levels.length]!, runs })));
+export function sweepTasks(seeds: readonly number[], dialects: readonly Dialect[], levels: readonly number[], runs: number, only?: string, smoke?: boolean): SweepTask[] {
+  return seeds.flatMap((seed, index) => dialects.map((dialect, turn) => ({ seed, dialect, level: levels[(index * dialects.length + turn) % levels.length]!, runs, ...(only ? { only } : {}), ...(smoke ? { smoke } : {}) })));
 }
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       seeds: { type: 'string' }, from: { type: 'string' }, dialects: { type: 'string' }, levels: { type: 'string' },
-      runs: { type: 'string' }, jobs: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' },
+      runs: { type: 'string' }, only: { type: 'string' }, smoke: { type: 'boolean' }, jobs: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
-    process.stdout.write('npm run sweep -- [--seeds N] [--from S] [--dialects zulip,alternate,random] [--levels boundary|all|N,N] [--runs N] [--jobs N] [--json FILE]\n');
+    process.stdout.write('npm run sweep -- [--seeds N] [--from S] [--dialects zulip,alternate,random] [--levels boundary|all|N,N] [--runs N] [--only PATTERN] [--smoke] [--jobs N] [--json FILE]\n');
     return 0;
   }
   const count = Number(values.seeds ?? 10);
@@ -86,8 +90,8 @@ async function main(): Promise<number> {
   const levels = !values.levels || values.levels === 'boundary' ? BOUNDARY_LEVELS : values.levels.split(',').map(Number);
   const runs = Number(values.runs ?? 15);
   const jobs = Math.max(1, Number(values.jobs ?? availableParallelism()));
-  const tasks = sweepTasks(seeds, dialects, levels, runs);
-  process.stdout.write(`sweep: ${counted(seeds.length, 'seed')} from ${from} × ${dialects.join(', ')}, at ${counted(levels.length, 'level')} in turn, ${counted(runs, 'random case')} per property: ${counted(tasks.length, 'run')} in ${counted(jobs, 'process', 'processes')}\n`);
+  const tasks = sweepTasks(seeds, dialects, levels, runs, values.only, values.smoke);
+  process.stdout.write(`sweep: ${counted(seeds.length, 'seed')} from ${from} × ${dialects.join(', ')}, at ${counted(levels.length, 'level')} in turn, ${values.smoke ? 'smoke runs' : `${counted(runs, 'random case')} per property`}${values.only ? `, only ${values.only}` : ''}: ${counted(tasks.length, 'run')} in ${counted(jobs, 'process', 'processes')}\n`);
   const started = performance.now();
   const findings: SweepFinding[] = [];
   await inProcesses<SweepTask, SweepFinding>(new URL(import.meta.url).pathname, tasks, jobs, (finding) => {

@@ -11,10 +11,11 @@
 // with those rules named, and the shrunk sequence of commands as the counterexample.
 
 import fc from 'fast-check';
-import type { Forged, ParamList, Response, Role } from '../run/client.js';
+import type { FilePart, Forged, ParamList, Response, Role } from '../run/client.js';
 import { check, expect, modelRun, noServerError, succeeded, Violation, type Check, type Context } from '../run/harness.js';
 import type { RuleId } from '../rules.js';
 import { characterLength } from './generators.js';
+import { gif, gif87, listEmoji, png, sameName, uploaders } from './uploads.js';
 import { createChannel, fetchState, namesId, pollEvents, readConversation, registerQueue, send, targetNow, type Channel, type Queue } from './world.js';
 
 const ACTORS: readonly Role[] = ['member', 'other', 'admin'];
@@ -31,7 +32,7 @@ const DAY = 86_400;
 /** Small pools: equal texts within a batch and across actors, two topics, three settings. */
 const TEXTS = ['one', 'two', 'one'] as const;
 const TOPICS = ['pool a', 'pool b'] as const;
-const FIELD_NAMES = ['Pool', 'pool', 'Other pool'] as const;
+const FIELD_NAMES = ['Pool', 'pool', 'Other pool', 'Fourth', 'Fifth'] as const;
 /**
  * Settings of every level from 96 on: two booleans and an enumeration, each with its values and
  * values outside them (the enumeration's neighbours and the ends of the integers, a boolean's
@@ -41,6 +42,8 @@ const SETTINGS: ReadonlyArray<readonly [string, readonly unknown[], readonly unk
   ['enter_sends', [true, false], [0, 1, 2, 'yes']],
   ['left_side_userlist', [true, false], [-1]],
   ['color_scheme', [1, 2, 3], [0, 4, -2147483648, 2147483647]],
+  // A string setting: the spec's list of emoji sets, and names outside it (another case among them).
+  ['emojiset', ['google', 'twitter', 'text'], ['google-blob', 'Twitter', 'x']],
 ];
 /** Field types of the spec: 1 to 8 (Pronouns from level 151), and numbers outside them. */
 const FIELD_TYPES = [1, 2, 3, 4, 5, 6, 7, 8] as const;
@@ -73,6 +76,10 @@ interface Organization {
   own: Record<Role, Record<string, unknown>>;
   /** IDs the run's objects had before they were deleted: asked for again, they are missing. */
   deletedScheduled: number[];
+  /** The sequence's active custom emoji: each name as the spec reads it (case ignored, underscores as spaces) and as uploaded. */
+  emoji: Map<string, string>;
+  /** What the sequence's emoji names begin with (letters and digits): no other sequence's or run's name does. */
+  emojiBase: string;
 }
 
 /** What one run of the model works with: its channel, the pool's messages, the users' IDs, its marker. */
@@ -95,6 +102,8 @@ interface Pool {
   readonly queues: Record<Role, Queue>;
   /** The organization's name for the empty topic, where it has one. */
   readonly emptyTopicDisplayName: string;
+  /** Who of the profile may upload custom emoji, as the organization's configuration says (and whom it places for certain). */
+  readonly uploaders: { readonly may: ReadonlySet<Role>; readonly known: ReadonlySet<Role> };
   /** The organization's limits, in characters. */
   readonly maxMessageLength: number;
   readonly maxTopicLength: number;
@@ -111,6 +120,8 @@ const clone = (state: Organization): Organization => ({
   defaults: { ...state.defaults },
   own: { member: { ...state.own.member }, other: { ...state.own.other }, admin: { ...state.own.admin } },
   deletedScheduled: [...state.deletedScheduled],
+  emoji: new Map(state.emoji),
+  emojiBase: state.emojiBase,
 });
 
 /** A difference between the model and the world, with the rules whose statements predicted otherwise. */
@@ -557,42 +568,89 @@ function sendMessage(as: Role, mentions: ReadonlyArray<{ readonly who: number; r
   };
 }
 
-function createField(as: Role, name: number, summary: boolean, type: number, invalidType: boolean, optionWithoutOrder = false): Step {
-  const label = `${FIELD_NAMES[name % FIELD_NAMES.length]}`;
-  const fieldType = invalidType ? NOT_FIELD_TYPES[type % NOT_FIELD_TYPES.length]! : FIELD_TYPES[type % FIELD_TYPES.length]!;
-  // A list of options needs its options, each with text and order; the spec leaves the other types' field_data unshown (type 7 is left out).
-  const fieldData = fieldType === 3 ? { a: { text: 'A', order: '1' }, b: optionWithoutOrder ? { text: 'B' } : { text: 'B', order: '2' } } : undefined;
-  const badOptions = fieldType === 3 && optionWithoutOrder;
+/**
+ * An administrator (or another, refused) creates a profile field. `leaveOut`: without its name
+ * (optional: the field is made, unnamed) or without its type (required: refused). Asked to be in
+ * the summary below level 146, where the flag is not read, it is made and is not in the summary.
+ */
+/**
+ * Names of the sequence's emoji, after its base: two equal to the spec (case, underscores), two
+ * others, and two with a character the spec does not allow (a letter outside English is left out:
+ * the spec says letters, Zulip English ones, an open point).
+ */
+const EMOJI_NAMES = [' a', '_A', '-b', ' B-2', '_c_d', ' C D', ' e', ' f', '.c', '!'] as const;
+const ALLOWED_EMOJI_NAMES = 8;
+type EmojiBody = 'png' | 'gif' | 'gif87' | 'two files' | 'no file';
+
+function uploadEmoji(as: Role, name: number, body: EmojiBody): Step {
+  const suffix = EMOJI_NAMES[name % EMOJI_NAMES.length]!;
+  const allowedName = name % EMOJI_NAMES.length < ALLOWED_EMOJI_NAMES;
+  const valid = allowedName && (body === 'png' || body === 'gif' || body === 'gif87');
+  let uploaded = '';
   return {
-    label: `${as} creates a profile field of type ${fieldType}${badOptions ? ' (an option without order)' : ''} named ${JSON.stringify(label)}${summary ? ' shown in the summary' : ''}`,
-    applies: (_state, context) => context.level >= (summary ? 146 : 1) && (fieldType !== 8 || context.level >= 151) && fieldType !== 7,
-    send: (context, _state, pool) => context.call(as, 'POST', '/realm/profile_fields', { name: label, hint: pool.fieldMarker, field_type: fieldType, ...(fieldData ? { field_data: fieldData } : {}), ...(summary ? { display_in_profile_summary: true } : {}) }, { repeatable: as !== 'admin' || invalidType || badOptions }),
-    apply(state, answer) {
-      if (as !== 'admin') return refusedAnswer(answer) ? [] : [{ rules: ['general.admin-only'], text: `${this.label}: ${as} is no administrator, yet the create was answered ${told(answer)}` }];
-      if (invalidType) return refusedAnswer(answer) ? [] : [{ rules: ['fields.field-type-values'], text: `${this.label}: ${fieldType} is no field type, yet the create was answered ${told(answer)}` }];
-      if (badOptions) return refusedAnswer(answer) ? [] : [{ rules: ['fields.select-options'], text: `${this.label}: an option without order, yet the create was answered ${told(answer)}` }];
-      // Long text and Person picker fields cannot be in the summary.
-      if (summary && (fieldType === 2 || fieldType === 6)) return refusedAnswer(answer) ? [] : [{ rules: ['fields.summary-types'], text: `${this.label}: a field of type ${fieldType} cannot be in the summary, yet the create was answered ${told(answer)}` }];
-      const shown = state.fields.filter((field) => field.summary).length + state.summaryElsewhere;
-      if (summary && shown >= 2) return refusedAnswer(answer) ? [] : [{ rules: ['fields.summary-limit'], text: `${this.label}: ${shown} fields are in the summary already, yet the create was answered ${told(answer)}` }];
-      // A name in use may be refused (a server may keep names unique): the spec is silent, the model allows it.
-      const inUse = state.fields.some((field) => field.name.toLowerCase() === label.toLowerCase());
-      if (inUse && refusedAnswer(answer)) return [];
-      const id = answer.body?.id;
-      if (!succeededAnswer(answer) || !Number.isInteger(id)) return [{ rules: ['fields.create-returns-id'], text: `${this.label}: answered ${told(answer)}, not success with an integer id` }];
-      state.fields.push({ id, name: label, summary });
+    label: `${as} uploads a custom emoji named base+${JSON.stringify(suffix)}${valid || body === 'png' || body.startsWith('gif') ? ` (a ${body === 'gif87' ? 'GIF87a' : body.toUpperCase()})` : ` with ${body}`}`,
+    applies: () => true,
+    async send(context, state) {
+      uploaded = `${state.emojiBase}${suffix}`;
+      const file = (data: Buffer, kind: string): FilePart => ({ file: true, filename: `emoji.${kind}`, type: `image/${kind}`, data });
+      const params: ParamList = body === 'png' ? { file: file(png(), 'png') } : body === 'gif' ? { file: file(gif(), 'gif') } : body === 'gif87' ? { file: file(gif87(), 'gif') } : body === 'two files' ? { file: file(png(), 'png'), another: file(gif(), 'gif') } : { note: 'no file' };
+      return context.call(as, 'POST', `/realm/emoji/${encodeURIComponent(uploaded)}`, params, { multipart: true, repeatable: !valid });
+    },
+    apply(state, answer, pool) {
+      const key = sameName(uploaded);
+      if (!valid) return refusedAnswer(answer) ? [] : [{ rules: [allowedName ? 'emoji.one-file-part' : 'emoji.name-characters'], text: `${this.label}: answered ${told(answer)}, not refused` }];
+      // Who may upload is the organization's configuration, read from /register; a name in use may be refused (not shown).
+      const may = pool.uploaders.may.has(as);
+      const known = pool.uploaders.known.has(as);
+      if (known && !may) return refusedAnswer(answer) ? [] : [{ rules: ['emoji.upload-access'], text: `${this.label}: the organization does not let ${as} upload custom emoji, yet the upload was answered ${told(answer)}` }];
+      if (state.emoji.has(key) || (!known && refusedAnswer(answer))) return succeededAnswer(answer) || refusedAnswer(answer) ? [] : [{ rules: ['emoji.upload-stores'], text: `${this.label}: answered ${told(answer)}` }];
+      if (!succeededAnswer(answer)) return [{ rules: ['emoji.upload-stores', 'emoji.name-alphabet'], text: `${this.label}: the organization lets ${as} upload, the name is allowed and the file one image, yet the upload was answered ${told(answer)}` }];
+      state.emoji.set(key, uploaded);
       return [];
     },
   };
 }
 
-function deleteField(position: number): Step {
-  let field: Field;
+function createField(as: Role, name: number, summary: boolean, type: number, invalidType: boolean, optionWithoutOrder = false, leaveOut?: 'name' | 'type'): Step {
+  const label = leaveOut === 'name' ? '' : `${FIELD_NAMES[name % FIELD_NAMES.length]}`;
+  const fieldType = invalidType ? NOT_FIELD_TYPES[type % NOT_FIELD_TYPES.length]! : FIELD_TYPES[type % FIELD_TYPES.length]!;
+  // A list of options needs its options, each with text and order; the spec leaves the other types' field_data unshown (type 7 is left out).
+  const fieldData = fieldType === 3 ? { a: { text: 'A', order: '1' }, b: optionWithoutOrder ? { text: 'B' } : { text: 'B', order: '2' } } : undefined;
+  const badOptions = fieldType === 3 && optionWithoutOrder;
   return {
-    label: `admin deletes profile field #${position}`,
-    applies: (state) => state.fields.length > 0,
+    label: `${as} creates a profile field ${leaveOut === 'type' ? 'without a type' : `of type ${fieldType}`}${badOptions ? ' (an option without order)' : ''} ${leaveOut === 'name' ? 'without a name' : `named ${JSON.stringify(label)}`}${summary ? ' shown in the summary' : ''}`,
+    applies: (_state, context) => (fieldType !== 8 || context.level >= 151) && fieldType !== 7,
+    send: (context, _state, pool) => context.call(as, 'POST', '/realm/profile_fields', { ...(leaveOut === 'name' ? {} : { name: label }), hint: pool.fieldMarker, ...(leaveOut === 'type' ? {} : { field_type: fieldType }), ...(fieldData ? { field_data: fieldData } : {}), ...(summary ? { display_in_profile_summary: true } : {}) }, { repeatable: as !== 'admin' || invalidType || badOptions || leaveOut === 'type' }),
+    apply(state, answer, pool) {
+      if (as !== 'admin') return refusedAnswer(answer) ? [] : [{ rules: ['general.admin-only'], text: `${this.label}: ${as} is no administrator, yet the create was answered ${told(answer)}` }];
+      if (leaveOut === 'type') return refusedAnswer(answer) ? [] : [{ rules: ['fields.field-type-required'], text: `${this.label}: field_type is required, yet the create was answered ${told(answer)}` }];
+      // Below level 146 display_in_profile_summary is no parameter: it is ignored.
+      const shownInSummary = summary && pool.level >= 146;
+      if (invalidType) return refusedAnswer(answer) ? [] : [{ rules: ['fields.field-type-values'], text: `${this.label}: ${fieldType} is no field type, yet the create was answered ${told(answer)}` }];
+      if (badOptions) return refusedAnswer(answer) ? [] : [{ rules: ['fields.select-options'], text: `${this.label}: an option without order, yet the create was answered ${told(answer)}` }];
+      // Long text and Person picker fields cannot be in the summary.
+      if (shownInSummary && (fieldType === 2 || fieldType === 6)) return refusedAnswer(answer) ? [] : [{ rules: ['fields.summary-types'], text: `${this.label}: a field of type ${fieldType} cannot be in the summary, yet the create was answered ${told(answer)}` }];
+      const shown = state.fields.filter((field) => field.summary).length + state.summaryElsewhere;
+      if (shownInSummary && shown >= 2) return refusedAnswer(answer) ? [] : [{ rules: ['fields.summary-limit'], text: `${this.label}: ${shown} fields are in the summary already, yet the create was answered ${told(answer)}` }];
+      // A name in use may be refused (a server may keep names unique): the spec is silent, the model allows it.
+      const inUse = state.fields.some((field) => field.name.toLowerCase() === label.toLowerCase());
+      if (inUse && refusedAnswer(answer)) return [];
+      const id = answer.body?.id;
+      if (!succeededAnswer(answer) || !Number.isInteger(id)) return [{ rules: [leaveOut === 'name' ? 'fields.name-optional' : summary && !shownInSummary ? 'fields.flags-at-their-levels' : 'fields.create-returns-id'], text: `${this.label}: answered ${told(answer)}, not success with an integer id` }];
+      state.fields.push({ id, name: label, summary: shownInSummary });
+      return [];
+    },
+  };
+}
+
+function deleteField(position: number, inSummary = false): Step {
+  let field: Field;
+  const candidates = (state: Organization) => (inSummary ? state.fields.filter((one) => one.summary) : state.fields);
+  return {
+    label: `admin deletes ${inSummary ? 'summary ' : ''}profile field #${position}`,
+    applies: (state) => candidates(state).length > 0,
     send: (context, state) => {
-      field = at(state.fields, position)!;
+      field = at(candidates(state), position)!;
       return context.call('admin', 'DELETE', `/realm/profile_fields/${field.id}`);
     },
     apply(state, answer) {
@@ -629,6 +687,26 @@ function updateDefaults(as: Role, changes: ReadonlyArray<{ setting: number; valu
   };
 }
 
+/**
+ * An actor changes a setting of its own (Zulip's PATCH /settings, outside the spec): what the
+ * defaults must then leave alone differs from them, whatever a default is set to later.
+ */
+function changeOwnSetting(as: Role, setting: number, value: number): Step {
+  const [name, values] = SETTINGS[setting % SETTINGS.length]!;
+  const chosen = values[value % values.length];
+  return {
+    label: `${as} sets its own ${name}=${JSON.stringify(chosen)}`,
+    settings: true,
+    applies: (state, context) => context.level >= 96 && name in state.own[as],
+    send: (context) => context.call(as, 'PATCH', '/settings', { [name]: chosen as never }),
+    apply(state, answer) {
+      if (!succeededAnswer(answer)) return [{ rules: ['defaults.existing-users-unchanged'], text: `${this.label}: PATCH /settings answered ${told(answer)}` }];
+      state.own[as][name] = chosen;
+      return [];
+    },
+  };
+}
+
 /** A profile user's email with another's API key, or with a key no server issued: nothing opens, nothing changes. */
 function forged(email: Role, keyOf: Role | null): Step {
   const caller: Forged = keyOf === null ? { forged: true, email, api_key: 'x'.repeat(32) } : { forged: true, email, api_key: '', keyOf };
@@ -645,7 +723,7 @@ function forged(email: Role, keyOf: Role | null): Step {
 // ---- Reading the world ------------------------------------------------------------------------
 
 /** What a read of the world gives: the model's parts, and the settings where they were read. */
-type World = Pick<Organization, 'drafts' | 'scheduled' | 'flags' | 'fields' | 'summaryElsewhere'> & {
+type World = Pick<Organization, 'drafts' | 'scheduled' | 'flags' | 'fields' | 'summaryElsewhere' | 'emoji'> & {
   settings?: Pick<Organization, 'defaults' | 'own'>;
 };
 
@@ -653,8 +731,8 @@ type World = Pick<Organization, 'drafts' | 'scheduled' | 'flags' | 'fields' | 's
 const audience = (to: unknown, self: number) => (Array.isArray(to) ? [...new Set(to.filter((id) => id !== self))].sort((a, b) => a - b).join(',') : String(to));
 const KIND: Record<string, string> = { '': '', stream: 'stream', channel: 'stream', private: 'private', direct: 'private' };
 
-async function readWorld(context: Context, pool: Pool, withSettings: boolean): Promise<World> {
-  const world: World = { drafts: { member: [], other: [], admin: [] }, scheduled: { member: [], other: [], admin: [] }, flags: { member: new Map(), other: new Map(), admin: new Map() }, fields: [], summaryElsewhere: 0 };
+async function readWorld(context: Context, pool: Pool, withSettings: boolean, emojiBase: string): Promise<World> {
+  const world: World = { drafts: { member: [], other: [], admin: [] }, scheduled: { member: [], other: [], admin: [] }, flags: { member: new Map(), other: new Map(), admin: new Map() }, fields: [], summaryElsewhere: 0, emoji: new Map() };
   const ours = (text: unknown) => typeof text === 'string' && text.includes(pool.marker);
   for (const as of ACTORS) {
     const drafts = succeeded(await context.call(as, 'GET', '/drafts'), `GET /drafts as ${as}`).drafts;
@@ -674,6 +752,11 @@ async function readWorld(context: Context, pool: Pool, withSettings: boolean): P
   expect(Array.isArray(fields), 'GET /realm/profile_fields: no custom_fields list');
   world.fields = fields.filter((field: any) => field.hint === pool.fieldMarker).map((field: any) => ({ id: field.id, name: field.name, summary: field.display_in_profile_summary === true }));
   world.summaryElsewhere = fields.filter((field: any) => field.hint !== pool.fieldMarker && field.display_in_profile_summary === true).length;
+  // The sequence's active emoji, by the spec's reading of a name; two under one reading are both kept apart, as a problem.
+  for (const emoji of (await listEmoji(context)).filter((one) => !one.deactivated && one.name.toLowerCase().startsWith(emojiBase))) {
+    const key = sameName(emoji.name);
+    world.emoji.set(world.emoji.has(key) ? `${key} (again: ${emoji.id})` : key, emoji.name);
+  }
   if (withSettings && context.level >= 96) {
     const own = { member: {}, other: {}, admin: {} } as Record<Role, Record<string, unknown>>;
     let defaults: Record<string, unknown> = {};
@@ -746,6 +829,10 @@ function differences(model: Organization, world: World, pool: Pool): Problem[] {
     else if (want.name !== field.name || want.summary !== field.summary) problems.push({ rules: ['fields.create-returns-id'], text: `profile field ${field.id} reads ${JSON.stringify(field)}, not ${JSON.stringify(want)}` });
   }
   for (const field of model.fields) if (!world.fields.some((seen) => seen.id === field.id)) problems.push({ rules: ['fields.create-returns-id'], text: `profile field ${field.id} (${JSON.stringify(field)}) is missing` });
+  for (const key of model.emoji.keys()) if (!world.emoji.has(key)) problems.push({ rules: ['emoji.upload-stores'], text: `the custom emoji ${JSON.stringify(model.emoji.get(key))} was uploaded, and GET /realm/emoji lists no active emoji of that name` });
+  for (const [key, name] of world.emoji) {
+    if (!model.emoji.has(key)) problems.push({ rules: key.includes(' (again: ') ? ['emoji.name-case-ignored', 'emoji.underscores-are-spaces'] : ['emoji.name-characters', 'emoji.one-file-part', 'emoji.upload-access'], text: `GET /realm/emoji lists an active emoji ${JSON.stringify(name)}${key.includes(' (again: ') ? ', a second of one name as the spec reads names (case ignored, underscores as spaces)' : ', which no accepted upload of the sequence made'}` });
+  }
   if (world.settings) {
     for (const [name, value] of Object.entries(model.defaults)) {
       if (world.settings.defaults[name] !== value) problems.push({ rules: ['defaults.updates-follow-model', 'general.admin-only'], text: `the default ${name} is ${JSON.stringify(world.settings.defaults[name])}, not ${JSON.stringify(value)}` });
@@ -766,8 +853,9 @@ function flagRules(flag: string, set: boolean): RuleId[] {
 }
 
 /** The model as the world is now: at the start, and again after a transient fault hid what a request did. */
-function fromWorld(world: World, messages: readonly number[], deletedScheduled: number[] = [], openFlags?: Organization['openFlags']): Organization {
+function fromWorld(world: World, messages: readonly number[], emojiBase: string, deletedScheduled: number[] = [], openFlags?: Organization['openFlags']): Organization {
   return {
+    emoji: new Map([...world.emoji].filter(([key]) => !key.includes(' (again: '))), emojiBase,
     drafts: world.drafts, scheduled: world.scheduled, flags: world.flags, fields: world.fields, summaryElsewhere: world.summaryElsewhere,
     openFlags: openFlags ?? { member: new Map(), other: new Map(), admin: new Map() }, messages: [...messages],
     defaults: world.settings?.defaults ?? {}, own: world.settings?.own ?? { member: {}, other: {}, admin: {} }, deletedScheduled,
@@ -816,7 +904,7 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
       if (problem !== null) fail([{ rules: ['general.envelope'], text: `${steps[index]!.label}: ${problem}: ${told(answer)}` }], steps[index]!.label);
     }
     await judgeEvents(context, pool, steps, answers);
-    const world = await readWorld(context, pool, steps.some((step) => step.settings));
+    const world = await readWorld(context, pool, steps.some((step) => step.settings), model.state.emojiBase);
     // Each order of the sequences: the first that explains every answer and the whole world is taken.
     const orders = permutations(sequences.length).map((order) => order.flatMap((which) => sequences[which]!.map((_, index) => startOf[which]! + index)));
     let closest: Problem[] | null = null;
@@ -875,6 +963,12 @@ function mentionsId(event: unknown, id: number): boolean {
   return namesId(payload, id, /(^|_)ids?$|^messages$/);
 }
 
+/** Whether an event names this message: in a field of message IDs, not as any object's `id` (a profile field's may equal it). */
+function mentionsMessage(event: unknown, id: number): boolean {
+  const { id: _queued, ...payload } = (event ?? {}) as Record<string, unknown>;
+  return namesId(payload, id, /^(messages|message_ids?)$/);
+}
+
 /**
  * What the queues were told by a step of one actor on its own data: no other actor's queue hears
  * of it (by the model's marker in a text, or a pool message's ID); and drafts made reach the
@@ -893,7 +987,7 @@ async function judgeEvents(context: Context, pool: Pool, steps: readonly Step[],
     // Only a step of another actor alone is judged here: in a pair, the actor's own step may tell its queue of the same messages.
     if (owners.has(as) || owners.size === 0) continue;
     // A message someone sent is theirs, whatever its text (another client may send the same words): it tells nothing of another's data.
-    const told = events.filter((event) => !/message$|^typing/.test(String(event?.type)) && (JSON.stringify(event).includes(pool.marker) || pool.messages.some((id) => mentionsId(event, id))));
+    const told = events.filter((event) => !/message$|^typing/.test(String(event?.type)) && (JSON.stringify(event).includes(pool.marker) || pool.messages.some((id) => mentionsMessage(event, id))));
     if (told.length > 0) fail([{ rules: ['general.own-data-only'], text: `${as}'s event queue was told of what ${[...owners].join(' and ')} did to its own data: ${JSON.stringify(told).slice(0, 400)}` }], steps.map((step) => step.label).join(' and '));
   }
 }
@@ -916,11 +1010,13 @@ function stepArbitrary(): fc.Arbitrary<Step> {
     )).map(([as, whose, at, change]) => editScheduled(as, whose, at, change as Change)),
     fc.tuple(actor, fc.constantFrom<Role | 'deleted'>('member', 'other', 'admin', 'deleted'), position).map(([as, whose, at]) => deleteScheduled(as, whose, at)),
     fc.tuple(actor, fc.constantFrom<'add' | 'remove'>('add', 'remove'), fc.oneof({ arbitrary: fc.constantFrom(...FLAGS), weight: 4 }, { arbitrary: fc.constantFrom(...NOT_CHANGEABLE), weight: 1 }), fc.array(fc.nat(7), { minLength: 1, maxLength: 4 }), fc.boolean(), fc.option(fc.constantFrom<FlagsFault>('no messages', 'no op', 'no flag', 'op'), { freq: 6, nil: null })).map(([as, op, flag, at, extra, invalid]) => updateFlags(as, op, flag, at, extra, invalid)),
-    fc.tuple(actor, fc.nat(2), fc.boolean(), fc.nat(7), fc.boolean(), fc.boolean()).map(([as, name, summary, type, invalid, noOrder]) => createField(as, name, summary, type, invalid, noOrder)),
-    position.map((at) => deleteField(at)),
-    fc.tuple(actor, fc.array(fc.record({ setting: fc.nat(2), value: fc.nat(3), invalid: fc.boolean() }), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([as, changes, extra]) => updateDefaults(as, changes, extra)),
+    fc.tuple(actor, fc.nat(4), fc.boolean(), fc.nat(7), fc.boolean(), fc.boolean(), fc.constantFrom<'name' | 'type' | undefined>(undefined, undefined, undefined, 'name', 'type')).map(([as, name, summary, type, invalid, noOrder, leaveOut]) => createField(as, name, summary, type, invalid, noOrder, leaveOut)),
+    fc.tuple(position, fc.boolean()).map(([at, inSummary]) => deleteField(at, inSummary)),
+    fc.tuple(actor, fc.array(fc.record({ setting: fc.nat(3), value: fc.nat(3), invalid: fc.boolean() }), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([as, changes, extra]) => updateDefaults(as, changes, extra)),
     fc.tuple(actor, fc.option(actor, { nil: null })).map(([email, key]) => forged(email, key)),
     fc.tuple(actor, fc.array(fc.record({ who: fc.nat(1), form: fc.nat(3) }), { maxLength: 3 }), fc.boolean()).map(([as, mentions, wildcard]) => sendMessage(as, mentions, wildcard)),
+    fc.tuple(actor, fc.nat(SETTINGS.length - 1), fc.nat(2)).map(([as, setting, value]) => changeOwnSetting(as, setting, value)),
+    fc.tuple(actor, fc.nat(EMOJI_NAMES.length - 1), fc.constantFrom<EmojiBody>('png', 'gif', 'gif87', 'png', 'two files', 'no file')).map(([as, name, body]) => uploadEmoji(as, name, body)),
   );
 }
 
@@ -975,15 +1071,24 @@ function everyOperationByEveryActor(): Command[] {
       one(updateDefaults(as, [{ setting: 2, value: 1, invalid: false }])),
       one(forged(as, another)),
       one(forged(as, null)),
+      // Each name: one, the same one under another case and underscores, another, refused names, each refused body.
+      ...[0, 1, 2, 3, 4, 5, 8, 9].map((name) => one(uploadEmoji(as, name, name === 2 ? 'gif' : name === 4 ? 'gif87' : 'png'))),
+      one(uploadEmoji(as, 6, 'two files')),
+      one(uploadEmoji(as, 7, 'no file')),
     );
   }
-  // The defaults: every value of each, three at once, and each kind of value outside them.
+  // The defaults: every value of each, three at once, and each kind of value outside them; each
+  // actor's own values first set apart from what the defaults will be.
   commands.push(
+    new Command(ACTORS.map((as, index) => changeOwnSetting(as, 2, index))),
+    one(changeOwnSetting('member', 3, 2)),
     one(updateDefaults('admin', [{ setting: 0, value: 0, invalid: false }, { setting: 1, value: 1, invalid: false }, { setting: 2, value: 2, invalid: false }])),
     one(updateDefaults('admin', [{ setting: 2, value: 0, invalid: false }, { setting: 0, value: 1, invalid: false }], true)),
     ...[0, 1, 2, 3].map((value) => one(updateDefaults('admin', [{ setting: 0, value, invalid: true }]))),
     ...[0, 1, 2, 3].map((value) => one(updateDefaults('admin', [{ setting: 2, value, invalid: true }, { setting: 1, value: 0, invalid: false }]))),
     one(updateDefaults('admin', [{ setting: 1, value: 0, invalid: true }])),
+    ...[0, 1, 2].map((value) => one(updateDefaults('admin', [{ setting: 3, value, invalid: false }]))),
+    ...[0, 1].map((value) => one(updateDefaults('admin', [{ setting: 3, value, invalid: true }, { setting: 0, value, invalid: false }]))),
   );
   // Profile fields: a Long text field for the summary, bad types and options, then the summary's limit.
   commands.push(
@@ -995,6 +1100,14 @@ function everyOperationByEveryActor(): Command[] {
     one(createField('admin', 0, true, 0, false)),
     new Command([createField('admin', 1, true, 2, false), createField('admin', 2, true, 4, false)]),
     one(createField('admin', 2, true, 0, false)),
+    // A summary field deleted frees its place (names of their own: a name in use may be refused); a
+    // field without a name is made, one without a type refused.
+    one(createField('admin', 3, true, 0, false)),
+    one(createField('admin', 4, true, 0, false)),
+    one(deleteField(0, true)),
+    one(createField('admin', 4, true, 0, false)),
+    one(createField('admin', 0, false, 0, false, false, 'name')),
+    one(createField('admin', 1, false, 0, false, false, 'type')),
   );
   for (const as of ACTORS) {
     const another = as === 'member' ? 'other' : 'member';
@@ -1053,6 +1166,7 @@ function everyOperationInSmoke(): Command[] {
       noDrafts(as),
       schedule(as, index !== 1, index, 0, 1),
       sendMessage(as, [{ who: 0, form: index }, { who: 1, form: 3 - index }], as === 'admin'),
+      uploadEmoji(as, index * 2, index === 1 ? 'gif' : 'png'),
     ]),
     sequences((as, index) => [
       editScheduled(as, as, 0, { text: 1, topic: 1 }),
@@ -1061,6 +1175,7 @@ function everyOperationInSmoke(): Command[] {
       updateFlags(as, 'add', FLAGS[index]!, [0, 1, 2, 4, 5]),
       forged(as, another(as)),
       createField(as, 0, as === 'admin', 0, false),
+      uploadEmoji(as, [1, 8, 7][index]!, ['png', 'png', 'no file'][index] as EmojiBody),
     ]),
     sequences((as, index) => [
       updateFlags(as, 'remove', FLAGS[index]!, [0, 4], index === 2),
@@ -1091,7 +1206,7 @@ function poolOf(context: Context): Promise<Pool> {
     context.cleanup.atEnd('delete the organization model\'s event queues', async () => {
       for (const queue of Object.values(queues)) await queue.remove();
     });
-    return { channel, second, topic, messages, ids, marker, fieldMarker, queues, since, level: context.level, emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength };
+    return { channel, second, topic, messages, ids, marker, fieldMarker, queues, since, level: context.level, uploaders: await uploaders(context), emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength };
   });
 }
 
@@ -1102,6 +1217,13 @@ async function removeWhatWasMade(context: Context, model: Organization): Promise
     for (const item of model.scheduled[as]) await context.cleanup.request(`delete scheduled message ${item.id}`, () => context.call(as, 'DELETE', `/scheduled_messages/${item.id}`));
   }
   for (const field of model.fields) await context.cleanup.request(`delete profile field ${field.id}`, () => context.call('admin', 'DELETE', `/realm/profile_fields/${field.id}`));
+  for (const name of model.emoji.values()) {
+    await context.cleanup.request(`remove custom emoji ${name}`, async () => {
+      const response = await context.call('admin', 'DELETE', `/realm/emoji/${encodeURIComponent(name)}`);
+      if (response.body?.result === 'success') context.cleanup.leftBehind(`custom emoji, deactivated (named with ${context.prefix}; GET /realm/emoji lists them with deactivated: true)`);
+      return response;
+    });
+  }
 }
 
 const mustChecks: Check[] = [
@@ -1114,17 +1236,24 @@ async function runModel(context: Context): Promise<void> {
   if (context.level >= 96) {
     const original = pick((await fetchState(context, 'admin', ['realm_user_settings_defaults'])).realm_user_settings_defaults ?? {});
     context.putBack('restore the organization\'s settings defaults', { as: 'admin', method: 'PATCH', path: '/realm/user_settings_defaults', params: original as ParamList });
+    // And each actor's own values of them, which the model sets too.
+    for (const as of ACTORS) {
+      const own = pick((await fetchState(context, as, ['user_settings'])).user_settings ?? {});
+      context.putBack(`restore ${as}'s own settings`, { as, method: 'PATCH', path: '/settings', params: own as ParamList });
+    }
   }
   const boundaries = [fc.constant(context.options.smoke ? everyOperationInSmoke() : everyOperationByEveryActor())];
   await context.property(fc.commands([commandArbitrary], { maxCommands: 12 }), async (commands) => {
-    const model: ModelState = { state: fromWorld(await readWorld(context, pool, true), pool.messages), pool };
+    // Emoji names of this sequence alone: a name deactivated before (by an earlier sequence's clean-up) is free or not as a server decides.
+    const emojiBase = `${context.prefix}o${context.serial('organization emoji')}`;
+    const model: ModelState = { state: fromWorld(await readWorld(context, pool, true, emojiBase), pool.messages, emojiBase), pool };
     // What the queues heard before (the last sequence's clean-up) is not this sequence's.
     for (const as of ACTORS) await pollEvents(context, as, pool.queues[as], () => true, 0);
     try {
       await modelRun(context, model, commands as Iterable<fc.AsyncCommand<ModelState, Context>>, async (state) => {
         // A message a lost request may have sent is found by the marker it carries, and followed from then on.
-        const world = await readWorld(context, pool, true);
-        state.state = fromWorld(world, [...new Set([...state.state.messages, ...world.flags.member.keys()])].sort((a, b) => a - b), state.state.deletedScheduled, state.state.openFlags);
+        const world = await readWorld(context, pool, true, emojiBase);
+        state.state = fromWorld(world, [...new Set([...state.state.messages, ...world.flags.member.keys()])].sort((a, b) => a - b), emojiBase, state.state.deletedScheduled, state.state.openFlags);
       });
     } finally {
       await removeWhatWasMade(context, model.state);
