@@ -1251,6 +1251,8 @@ async function runModel(context: Context): Promise<void> {
     for (const as of ACTORS) await pollEvents(context, as, pool.queues[as], () => true, 0);
     try {
       await modelRun(context, model, commands as Iterable<fc.AsyncCommand<ModelState, Context>>, async (state) => {
+        // What the queues heard up to now belongs to the steps before: a lost poll leaves its events to the next.
+        for (const as of ACTORS) await pollEvents(context, as, pool.queues[as], () => true, 0);
         // A message a lost request may have sent is found by the marker it carries, and followed from then on.
         const world = await readWorld(context, pool, true, emojiBase);
         state.state = fromWorld(world, [...new Set([...state.state.messages, ...world.flags.member.keys()])].sort((a, b) => a - b), emojiBase, state.state.deletedScheduled, state.state.openFlags);
