@@ -30,8 +30,10 @@ const OBSERVED: readonly string[] = [...FLAGS, ...MENTION_FLAGS];
 const DAY = 86_400;
 
 /** Small pools: equal texts within a batch and across actors, two topics, three settings. */
-const TEXTS = ['one', 'two', 'one'] as const;
-const TOPICS = ['pool a', 'pool b'] as const;
+// The texts hold what must come back as sent: characters that mean something in Markdown, HTML
+// and URLs, a backslash, a character outside the Basic Multilingual Plane, a combining mark.
+const TEXTS = ['one <b>&amp;</b> *a*', 'two `c` [d](https://e.invalid/?f=x&g=y) \\ 😀 e\u0301', 'one <b>&amp;</b> *a*'] as const;
+const TOPICS = ['pool a', '<&> *b* 😀 e\u0301'] as const;
 const FIELD_NAMES = ['Pool', 'pool', 'Other pool', 'Fourth', 'Fifth'] as const;
 /**
  * Settings of every level from 96 on: two booleans and an enumeration, each with its values and
