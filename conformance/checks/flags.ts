@@ -402,6 +402,18 @@ const mustChecks: Check[] = [
       const unreadAgain = [...(await flagsOf(context, ids))].filter(([, flags]) => !flags.includes('read')).map(([id]) => id);
       expect(unreadAgain.length === 0, `remove read made messages ${JSON.stringify(unreadAgain)} of a channel member left unread (response ${JSON.stringify(removeRead)})`);
     }, { runs: context.runsSmokeAtMost(5), boundaries: [fc.constant<[number, boolean]>([3, false]), fc.constant<[number, boolean]>([2, true])] });
+    // A channel member never joined: a message of its history that member flags becomes one of
+    // member's messages, and the invariant holds of it too (read, since member is not subscribed).
+    const w = await world(context);
+    // A message of its own, which no earlier rule has flagged: the flags are those the first flag made.
+    const historic = await send(context, 'other', w.history, `${context.prefix} never joined`, worldTopic(context));
+    succeeded(await updateFlags(context, [historic], 'add', 'collapsed'), `POST /messages/flags add collapsed on message ${historic} of ${w.history.name}, a channel member never joined`);
+    try {
+      const flags = (await flagsOf(context, [historic])).get(historic);
+      if (flags !== undefined) expect(flags.includes('read'), `member flagged message ${historic} of ${w.history.name}, a channel member never joined, and it is unread: its flags are ${JSON.stringify(flags)}`);
+    } finally {
+      await updateFlags(context, [historic], 'remove', 'collapsed');
+    }
   }),
 
   check('flags.messages-start-unread', async (context) => {

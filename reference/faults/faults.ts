@@ -181,7 +181,12 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'flags.ignored-channels-listed': { does: 'ignored_because_not_subscribed_channels is always empty', rules: { messagesToChange: (base) => (realm, user, op, flag, ids) => ({ ...base(realm, user, op, flag, ids), ignoredChannels: [] }) } },
   'flags.ignored-channels-only-for-read-remove': { does: 'ignored_because_not_subscribed_channels is sent for every op and flag, as Zulip does', rules: { listsIgnoredChannels: (base) => (realm, op, flag) => has(realm.featureLevel, 'ignoredBecauseNotSubscribedChannels') || base(realm, op, flag) } },
   'flags.ignored-channels-absent-before-355': { does: 'ignored_because_not_subscribed_channels is sent below feature level 355', level: 354, rules: { listsIgnoredChannels: (base) => (realm, op, flag) => !has(realm.featureLevel, 'ignoredBecauseNotSubscribedChannels') || base(realm, op, flag) } },
-  'flags.unread-only-in-subscribed-channels': { does: 'unsubscribing leaves the channel\'s messages unread', rules: { markReadOnLeaving: () => () => {} } },
+  'flags.unread-only-in-subscribed-channels': {
+    does: 'unsubscribing leaves the channel\'s messages unread',
+    // Messages of a channel left are unread already: that remove read leaves them read is then false too.
+    alsoCaughtBy: ['flags.remove-read-skips-unsubscribed'],
+    rules: { markReadOnLeaving: () => () => {} },
+  },
   'flags.messages-start-unread': { does: 'new messages arrive read', alsoCaughtBy: ['flags.model-sequence', 'flags.event-shape'], rules: { flagsOfNewMessage: (base) => (flags) => base(flags) | FLAG_BITS.read } },
   'flags.mention-flags': { does: 'a silent mention sets mentioned', rules: { isSilentMention: () => () => false } },
   'flags.wildcard-mention-flags': { does: 'a channel wildcard mention sets no flag', rules: { flagsOfNewMessage: (base) => (flags) => base(flags) & ~FLAG_BITS.stream_wildcard_mentioned } },
