@@ -12,7 +12,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { derivedFault, derivedFaultNames, OPERATORS, RESULT_KINDS, type ResultKind } from '../reference/faults/derived.js';
+import { DERIVED_PREFIX, derivedFault, derivedFaultNames, OPERATORS, RESULT_KINDS, type ResultKind } from '../reference/faults/derived.js';
+import { MAX_FEATURE_LEVEL } from '../reference/model/levels.js';
 import { targetProfile } from '../reference/http/boot.js';
 import { startReference } from '../reference/http/server.js';
 import { CHANNEL_RULES } from '../reference/support/channels.js';
@@ -81,6 +82,24 @@ interface Task {
   readonly smoke: boolean;
   /** The model alone, or every must rule (to say what catches a miss). */
   readonly only: string;
+  /** The reference's feature level; the newest when absent. */
+  readonly level?: number;
+}
+
+/**
+ * The levels where a behaviour of one level range ends: below each must rule's `since` and its
+ * `before`. A fault of a function that matters only there (what a level reads, what it refuses)
+ * shows only there: a miss at the newest level is looked for at each of them.
+ */
+export function edgeLevels(): number[] {
+  const levels = new Set<number>();
+  for (const rule of RULES) {
+    if (rule.severity !== 'must') continue;
+    const before = (rule as { readonly before?: number }).before;
+    if (before !== undefined) levels.add(before - 1);
+    if (rule.since > 1) levels.add(rule.since - 1);
+  }
+  return [...levels].sort((a, b) => b - a);
 }
 
 interface Finding {
@@ -99,7 +118,7 @@ let crashed: string | null = null;
 
 async function runOne(task: Task): Promise<Finding> {
   crashed = null;
-  const reference = await startReference({ port: 0, faults: new Set([task.fault]) });
+  const reference = await startReference({ port: 0, faults: new Set([task.fault]), featureLevel: task.level });
   try {
     const profile = targetProfile(reference.fixture, reference.url);
     const report = await runSuite({
@@ -145,10 +164,26 @@ async function main(): Promise<number> {
   process.stdout.write(`derived: ${faults.length} faults × seeds 1–${seeds}${smoke ? ' (smoke)' : ''}, the organization model alone, in ${jobs} processes\n`);
   const first: Finding[] = [];
   await inProcesses<Task, Finding>(script, faults.flatMap((fault) => Array.from({ length: seeds }, (_, index) => ({ fault, seed: index + 1, smoke, only: MODEL }))), jobs, (finding) => void first.push(finding));
-  const missed = faults.filter((fault) => first.some((finding) => finding.task.fault === fault && finding.status !== 'fail'));
-  process.stdout.write(`derived: ${faults.length - missed.length} caught by the model at every seed; the ${missed.length} others against every rule at seed 1\n`);
+  const missedAtNewest = faults.filter((fault) => first.some((finding) => finding.task.fault === fault && finding.status !== 'fail'));
+  // A miss at the newest level is looked for at each edge level (seed 1), then at every seed where seed 1 caught it.
+  const edges = edgeLevels();
+  process.stdout.write(`derived: ${faults.length - missedAtNewest.length} caught at the newest level at every seed; the ${missedAtNewest.length} others at the edge levels ${edges.join(', ')}\n`);
+  const atEdges: Finding[] = [];
+  await inProcesses<Task, Finding>(script, missedAtNewest.flatMap((fault) => edges.map((level) => ({ fault, seed: 1, smoke, only: MODEL, level }))), jobs, (finding) => void atEdges.push(finding));
+  const edgeOf = new Map<string, number>();
+  for (const fault of missedAtNewest) {
+    const level = edges.find((candidate) => atEdges.some((finding) => finding.task.fault === fault && finding.task.level === candidate && finding.status === 'fail'));
+    if (level !== undefined) edgeOf.set(fault, level);
+  }
+  await inProcesses<Task, Finding>(script, [...edgeOf].flatMap(([fault, level]) => Array.from({ length: seeds - 1 }, (_, index) => ({ fault, seed: index + 2, smoke, only: MODEL, level }))), jobs, (finding) => void atEdges.push(finding));
+  const caughtAt = new Map<string, number>();
+  for (const [fault, level] of edgeOf) {
+    if (atEdges.filter((finding) => finding.task.fault === fault && finding.task.level === level).every((finding) => finding.status === 'fail')) caughtAt.set(fault, level);
+  }
+  const missed = missedAtNewest.filter((fault) => !caughtAt.has(fault));
+  process.stdout.write(`derived: ${caughtAt.size} more caught at an edge level at every seed; the ${missed.length} others against every rule at seed 1\n`);
   const whole: Finding[] = [];
-  await inProcesses<Task, Finding>(script, missed.map((fault) => ({ fault, seed: 1, smoke, only: '*' })), jobs, (finding) => void whole.push(finding));
+  await inProcesses<Task, Finding>(script, missed.map((fault) => ({ fault, seed: 1, smoke, only: '*', level: edgeOf.get(fault) })), jobs, (finding) => void whole.push(finding));
   const reasons: Reasons = JSON.parse(readFileSync('scripts/derived-reasons.json', 'utf8'));
   const lines: string[] = [];
   let unexplained = 0;
@@ -176,8 +211,11 @@ async function main(): Promise<number> {
     `Generated by \`npm run derived -- --seeds ${seeds}${smoke ? ' --smoke' : ''} --write\` (${Math.round((performance.now() - started) / 1000)} s, ${jobs} processes). Each generic operator of`,
     '`reference/faults/derived.ts` is applied at every rule function of the spec whose result it fits (open points and the',
     'Zulip endpoints outside the spec left out, as the mutation table files them); each derived fault is run against the',
-    `organization model alone (\`--only ${MODEL}\`), every per-rule property switched off, at seeds 1 to ${seeds}. A fault counts as`,
-    'caught when the model fails at every seed.',
+    `organization model alone (\`--only ${MODEL}\`), every per-rule property switched off, at seeds 1 to ${seeds}, at the newest level`,
+    `(${MAX_FEATURE_LEVEL}); a fault missed there is looked for at each level where a must rule's range ends (${edges.join(', ')}), since a`,
+    'function of one level range shows only there. A fault counts as caught when the model fails at every seed at one level.',
+    '',
+    `Caught at the newest level: ${faults.length - missedAtNewest.length}; at an edge level: ${caughtAt.size} (${[...caughtAt].map(([fault, level]) => `\`${fault.slice(DERIVED_PREFIX.length)}\` at ${level}`).join(', ') || 'none'}).`,
     '',
     `**${total} of ${faults.length} caught (${Math.round((100 * total) / faults.length)} %).**`,
     '',
@@ -195,7 +233,7 @@ async function main(): Promise<number> {
     ...lines,
     '',
   ].join('\n');
-  if (values.json) writeFileSync(values.json, JSON.stringify({ seeds, smoke, first, whole }, null, 2) + '\n');
+  if (values.json) writeFileSync(values.json, JSON.stringify({ seeds, smoke, first, atEdges, whole }, null, 2) + '\n');
   if (values.write) writeFileSync('docs/derived-faults.md', table);
   else process.stdout.write(table);
   process.stdout.write(`derived: ${total} of ${faults.length} caught by the model alone; ${missed.length} missed, ${unexplained} of them without a reason\n`);
