@@ -261,10 +261,12 @@ function coalescedPolls<T extends Exchange>(list: readonly T[]): T[] {
 /**
  * Two sequences of exchanges step by step: the longest common run of like requests (method and
  * path, IDs aside) is paired in order, IDs learnt from each pair's answers as they come; a step
- * of one side that has no like on the other stands alone.
+ * of one side that has no like on the other stands alone. With `oneWait`, polls of one queue in a
+ * row are paired as one (coalescedPolls).
  */
-export function pairSequences<T extends Exchange>(allA: readonly T[], allB: readonly T[], ids: Ids = new Map()): PairedStep<T>[] {
-  const [a, b] = [coalescedPolls(allA), coalescedPolls(allB)];
+export function pairSequences<T extends Exchange>(allA: readonly T[], allB: readonly T[], ids: Ids = new Map(), { oneWait = false } = {}): PairedStep<T>[] {
+  // Two servers' runs: a queue's polls in a row are one wait. An example's two sides keep every poll, each the exchange it was.
+  const [a, b] = oneWait ? [coalescedPolls(allA), coalescedPolls(allB)] : [allA, allB];
   const keysA = a.map(requestKey);
   const keysB = b.map(requestKey);
   // lengths[i][j]: the longest common run of a[i..] and b[j..].

@@ -98,7 +98,7 @@ export function decisionsToConsult(target: Report, compare: Report, noise: Reado
 
 /** The differences of two runs of one rule's check, step by step, that the noise does not explain. */
 function exchangeDifferences(a: readonly Exchange[], b: readonly Exchange[], noise: ReadonlySet<string>, rule: string, known: Ids = new Map()): Array<{ index: number; request: string; fields: FieldDifference[] }> {
-  const steps = pairSequences(a, b, new Map(known));
+  const steps = pairSequences(a, b, new Map(known), { oneWait: true });
   const out: Array<{ index: number; request: string; fields: FieldDifference[] }> = [];
   steps.forEach((step, index) => {
     // What the suite sent follows from what it was answered before: only answers are the servers' doing.
@@ -123,7 +123,7 @@ const verdict = (result: RuleResult | undefined) => (result ? `${result.status}$
 
 /** The exchanges shown for a difference: the step where the sides part and the two before it, of each side. */
 function shownAround(a: readonly Exchange[], b: readonly Exchange[], index: number): { target: Exchange[]; compare: Exchange[] } {
-  const steps = pairSequences(a, b).slice(Math.max(0, index - 2), index + 1);
+  const steps = pairSequences(a, b, new Map(), { oneWait: true }).slice(Math.max(0, index - 2), index + 1);
   return { target: steps.flatMap((step) => (step.a ? [step.a] : [])), compare: steps.flatMap((step) => (step.b ? [step.b] : [])) };
 }
 
@@ -196,7 +196,7 @@ export function correspondence(target: Report, compare: Report): Ids {
   const ids: Ids = new Map();
   const theirs = new Map(compare.rules.map((result) => [result.id, result]));
   for (let pass = 0; pass < 2; pass++) {
-    for (const ours of target.rules) pairSequences(ours.exchanges ?? [], theirs.get(ours.id)?.exchanges ?? [], ids);
+    for (const ours of target.rules) pairSequences(ours.exchanges ?? [], theirs.get(ours.id)?.exchanges ?? [], ids, { oneWait: true });
   }
   return ids;
 }

@@ -82,7 +82,8 @@ export function idsUsed(exchange: Exchange): string[] {
       for (const [name, entry] of Object.entries(value)) if (!(name === 'to' && (value as { type?: unknown }).type === '')) walk(entry, name);
     }
   };
-  for (const [name, text] of exchange.form) walk(formValue(text), name);
+  // last_event_id is a place in a queue, which the queue's own answers gave, not an object's ID.
+  for (const [name, text] of exchange.form) if (name !== 'last_event_id') walk(formValue(text), name);
   return used;
 }
 
