@@ -144,7 +144,7 @@ export const RULE_COSTS: Readonly<Record<string, number>> = {
   'general.date-header': 10,
   'general.channel-history-read': 10,
   'general.message-rendering': 10,
-  'organization.model': 3720,
+  'organization.model': 4740,
 };
 
 export const SMOKE_COSTS: Readonly<Record<string, number>> = {
@@ -182,7 +182,7 @@ export const SMOKE_COSTS: Readonly<Record<string, number>> = {
   'flags.ignored-channels-listed': 10,
   'flags.ignored-channels-only-for-read-remove': 0,
   'flags.ignored-channels-absent-before-355': 0,
-  'flags.unread-only-in-subscribed-channels': 28,
+  'flags.unread-only-in-subscribed-channels': 32,
   'flags.messages-start-unread': 3,
   'flags.mention-flags': 17,
   'flags.wildcard-mention-flags': 10,
@@ -288,5 +288,5 @@ export const SMOKE_COSTS: Readonly<Record<string, number>> = {
   'general.date-header': 2,
   'general.channel-history-read': 4,
   'general.message-rendering': 4,
-  'organization.model': 141,
+  'organization.model': 163,
 };
