@@ -1,5 +1,5 @@
 // npm run sweep -- [--seeds N] [--from S] [--dialects zulip,alternate,random] [--levels boundary|all|N,N]
-//                  [--runs N] [--only PATTERN] [--smoke] [--jobs N] [--json FILE]
+//                  [--runs N] [--only PATTERN] [--smoke] [--together] [--jobs N] [--json FILE]
 //
 // A seed sweep: the default suite against the reference, once for every seed in every dialect,
 // each at one boundary feature level (the levels taken in turn, so that a sweep of a few seeds
@@ -29,6 +29,8 @@ export interface SweepTask {
   /** The rules run (--only), all when absent. */
   readonly only?: string;
   readonly smoke?: boolean;
+  /** Two runs at once against one reference (the seed and the next), each as a --target run with its lease. */
+  readonly together?: boolean;
 }
 
 export interface SweepFinding {
@@ -44,6 +46,12 @@ export function replayOf(task: SweepTask, rule?: string): string {
   if (task.dialect === 'zulip') parts.push('--decisions');
   if (task.smoke) parts.push('--smoke');
   if (rule ?? task.only) parts.push(`--only '${rule ?? task.only}'`);
+  if (task.together) {
+    // Two runs at once against one server, each taking its lease as a --target run does.
+    const target = `--target http://127.0.0.1:9991 --profile <the reference's profile> --create-users --seed`;
+    const rest = parts.slice(4).join(' ');
+    return `npm start -- --port 9991 --feature-level ${task.level} --dialect ${task.dialect}${task.dialect === 'random' ? ` --dialect-seed ${task.seed}` : ''} & npm run conformance -- ${target} ${task.seed} ${rest} & npm run conformance -- ${target} ${task.seed + 1} ${rest}`;
+  }
   return parts.join(' ');
 }
 
@@ -53,14 +61,15 @@ export async function sweepOne(task: SweepTask): Promise<SweepFinding> {
   const reference = await startReference({ port: 0, featureLevel: task.level, dialect: task.dialect, dialectSeed: task.seed });
   try {
     const profile = targetProfile(reference.fixture, reference.url);
-    const report = await runSuite({
-      target: reference.url, credentials: profile.users, embedded: true, seed: task.seed, runs: task.runs, only: task.only ?? null, smoke: task.smoke, replayPath: null,
+    const run = (seed: number) => runSuite({
+      target: reference.url, credentials: profile.users, embedded: !task.together, seed, runs: task.runs, only: task.only ?? null, smoke: task.smoke, replayPath: null,
       decisions: task.dialect === 'zulip', rate: 0, timeoutMs: 10_000, eventWaitMs: 300, expectations: null, createUsers: true,
     });
-    const problems = report.rules
-      .filter((rule) => rule.status !== 'pass' && !skippedByDesign(rule))
-      .map((rule) => `${rule.id} ${rule.status} (${rule.severity}): ${rule.message.slice(0, 300)}`);
-    problems.push(...report.cleanup.problems.map((problem) => `cleanup: ${problem}`));
+    const reports = task.together ? await Promise.all([run(task.seed), run(task.seed + 1)]) : [await run(task.seed)];
+    const problems = reports.flatMap((report, index) => [
+      ...report.rules.filter((rule) => rule.status !== 'pass' && !skippedByDesign(rule)).map((rule) => `${rule.id} ${rule.status} (${rule.severity}): ${task.together ? `(the run of seed ${task.seed + index}) ` : ''}${rule.message.slice(0, 300)}`),
+      ...report.cleanup.problems.map((problem) => `cleanup: ${problem}`),
+    ]);
     return { task, problems, duration_ms: Math.round(performance.now() - started) };
   } finally {
     await reference.close();
@@ -68,19 +77,19 @@ export async function sweepOne(task: SweepTask): Promise<SweepFinding> {
 }
 
 /** The tasks of a sweep: every seed in every dialect, the levels in turn. */
-export function sweepTasks(seeds: readonly number[], dialects: readonly Dialect[], levels: readonly number[], runs: number, only?: string, smoke?: boolean): SweepTask[] {
-  return seeds.flatMap((seed, index) => dialects.map((dialect, turn) => ({ seed, dialect, level: levels[(index * dialects.length + turn) % levels.length]!, runs, ...(only ? { only } : {}), ...(smoke ? { smoke } : {}) })));
+export function sweepTasks(seeds: readonly number[], dialects: readonly Dialect[], levels: readonly number[], runs: number, only?: string, smoke?: boolean, together?: boolean): SweepTask[] {
+  return seeds.flatMap((seed, index) => dialects.map((dialect, turn) => ({ seed, dialect, level: levels[(index * dialects.length + turn) % levels.length]!, runs, ...(only ? { only } : {}), ...(smoke ? { smoke } : {}), ...(together ? { together } : {}) })));
 }
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       seeds: { type: 'string' }, from: { type: 'string' }, dialects: { type: 'string' }, levels: { type: 'string' },
-      runs: { type: 'string' }, only: { type: 'string' }, smoke: { type: 'boolean' }, jobs: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' },
+      runs: { type: 'string' }, only: { type: 'string' }, smoke: { type: 'boolean' }, together: { type: 'boolean' }, jobs: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
-    process.stdout.write('npm run sweep -- [--seeds N] [--from S] [--dialects zulip,alternate,random] [--levels boundary|all|N,N] [--runs N] [--only PATTERN] [--smoke] [--jobs N] [--json FILE]\n');
+    process.stdout.write('npm run sweep -- [--seeds N] [--from S] [--dialects zulip,alternate,random] [--levels boundary|all|N,N] [--runs N] [--only PATTERN] [--smoke] [--together] [--jobs N] [--json FILE]\n');
     return 0;
   }
   const count = Number(values.seeds ?? 10);
@@ -90,8 +99,8 @@ async function main(): Promise<number> {
   const levels = !values.levels || values.levels === 'boundary' ? BOUNDARY_LEVELS : values.levels.split(',').map(Number);
   const runs = Number(values.runs ?? 15);
   const jobs = Math.max(1, Number(values.jobs ?? availableParallelism()));
-  const tasks = sweepTasks(seeds, dialects, levels, runs, values.only, values.smoke);
-  process.stdout.write(`sweep: ${counted(seeds.length, 'seed')} from ${from} × ${dialects.join(', ')}, at ${counted(levels.length, 'level')} in turn, ${values.smoke ? 'smoke runs' : `${counted(runs, 'random case')} per property`}${values.only ? `, only ${values.only}` : ''}: ${counted(tasks.length, 'run')} in ${counted(jobs, 'process', 'processes')}\n`);
+  const tasks = sweepTasks(seeds, dialects, levels, runs, values.only, values.smoke, values.together);
+  process.stdout.write(`sweep: ${counted(seeds.length, 'seed')} from ${from} × ${dialects.join(', ')}, at ${counted(levels.length, 'level')} in turn, ${values.smoke ? 'smoke runs' : `${counted(runs, 'random case')} per property`}${values.only ? `, only ${values.only}` : ''}${values.together ? ', two runs at once against each reference' : ''}: ${counted(tasks.length, 'run')} in ${counted(jobs, 'process', 'processes')}\n`);
   const started = performance.now();
   const findings: SweepFinding[] = [];
   await inProcesses<SweepTask, SweepFinding>(new URL(import.meta.url).pathname, tasks, jobs, (finding) => {
