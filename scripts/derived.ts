@@ -1,4 +1,5 @@
 // npm run derived -- [--seeds N] [--smoke] [--faults PATTERN] [--jobs N] [--json FILE] [--list] [--write]
+//                    [--again FILE]
 //
 // The model's own power, measured with faults nobody wrote for it (reference/faults/derived.ts):
 // each generic operator at each rule function of the spec whose result it fits, the functions of
@@ -6,7 +7,8 @@
 // table's, scripts/mutation-classes.ts). Each derived fault is run against the organization model
 // alone (`--only organization.model`) at seeds 1 to N; one it misses at some seed is run again
 // against the whole suite, so that every miss says what does catch it, or that nothing does and
-// why (scripts/derived-reasons.json). With --write the table goes to docs/derived-faults.md.
+// why (scripts/derived-reasons.json). With --write the table goes to docs/derived-faults.md;
+// --again FILE writes it again from the findings a run kept with --json (a reason added, no run).
 // Exit 1 when a miss has no reason.
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -137,10 +139,10 @@ type Reasons = Record<string, string>;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { seeds: { type: 'string' }, smoke: { type: 'boolean' }, faults: { type: 'string' }, jobs: { type: 'string' }, json: { type: 'string' }, list: { type: 'boolean' }, write: { type: 'boolean' }, help: { type: 'boolean' } },
+    options: { seeds: { type: 'string' }, smoke: { type: 'boolean' }, faults: { type: 'string' }, jobs: { type: 'string' }, json: { type: 'string' }, again: { type: 'string' }, list: { type: 'boolean' }, write: { type: 'boolean' }, help: { type: 'boolean' } },
   });
   if (values.help) {
-    process.stdout.write('npm run derived -- [--seeds N] [--smoke] [--faults PATTERN] [--jobs N] [--json FILE] [--list] [--write]\n');
+    process.stdout.write('npm run derived -- [--seeds N] [--smoke] [--faults PATTERN] [--jobs N] [--json FILE] [--list] [--write] [--again FILE]\n');
     return 0;
   }
   const seeds = Number(values.seeds ?? 3);
@@ -160,22 +162,34 @@ async function main(): Promise<number> {
   const smoke = values.smoke ?? false;
   const jobs = Math.max(1, Number(values.jobs ?? availableParallelism()));
   const script = new URL(import.meta.url).pathname;
+  // The findings of an earlier run, where asked: each phase takes its own from them instead of running.
+  const kept: { first: Finding[]; atEdges: Finding[]; whole: Finding[]; seconds?: number; jobs?: number } | null = values.again ? JSON.parse(readFileSync(values.again, 'utf8')) : null;
+  const phase = async (name: 'first' | 'atEdges' | 'whole', tasks: Task[], into: Finding[]) => {
+    if (kept) {
+      const wanted = new Set(tasks.map((task) => JSON.stringify([task.fault, task.seed, task.only, task.level ?? null])));
+      into.push(...kept[name].filter((finding) => wanted.has(JSON.stringify([finding.task.fault, finding.task.seed, finding.task.only, finding.task.level ?? null]))));
+      return;
+    }
+    await inProcesses<Task, Finding>(script, tasks, jobs, (finding) => void into.push(finding));
+  };
   const started = performance.now();
   process.stdout.write(`derived: ${faults.length} faults × seeds 1–${seeds}${smoke ? ' (smoke)' : ''}, the organization model alone, in ${jobs} processes\n`);
   const first: Finding[] = [];
-  await inProcesses<Task, Finding>(script, faults.flatMap((fault) => Array.from({ length: seeds }, (_, index) => ({ fault, seed: index + 1, smoke, only: MODEL }))), jobs, (finding) => void first.push(finding));
+  await phase('first', faults.flatMap((fault) => Array.from({ length: seeds }, (_, index) => ({ fault, seed: index + 1, smoke, only: MODEL }))), first);
   const missedAtNewest = faults.filter((fault) => first.some((finding) => finding.task.fault === fault && finding.status !== 'fail'));
   // A miss at the newest level is looked for at each edge level (seed 1), then at every seed where seed 1 caught it.
   const edges = edgeLevels();
   process.stdout.write(`derived: ${faults.length - missedAtNewest.length} caught at the newest level at every seed; the ${missedAtNewest.length} others at the edge levels ${edges.join(', ')}\n`);
   const atEdges: Finding[] = [];
-  await inProcesses<Task, Finding>(script, missedAtNewest.flatMap((fault) => edges.map((level) => ({ fault, seed: 1, smoke, only: MODEL, level }))), jobs, (finding) => void atEdges.push(finding));
+  await phase('atEdges', missedAtNewest.flatMap((fault) => edges.map((level) => ({ fault, seed: 1, smoke, only: MODEL, level }))), atEdges);
   const edgeOf = new Map<string, number>();
   for (const fault of missedAtNewest) {
     const level = edges.find((candidate) => atEdges.some((finding) => finding.task.fault === fault && finding.task.level === candidate && finding.status === 'fail'));
     if (level !== undefined) edgeOf.set(fault, level);
   }
-  await inProcesses<Task, Finding>(script, [...edgeOf].flatMap(([fault, level]) => Array.from({ length: seeds - 1 }, (_, index) => ({ fault, seed: index + 2, smoke, only: MODEL, level }))), jobs, (finding) => void atEdges.push(finding));
+  const later: Finding[] = [];
+  await phase('atEdges', [...edgeOf].flatMap(([fault, level]) => Array.from({ length: seeds - 1 }, (_, index) => ({ fault, seed: index + 2, smoke, only: MODEL, level }))), later);
+  for (const finding of later) if (!atEdges.includes(finding)) atEdges.push(finding);
   const caughtAt = new Map<string, number>();
   for (const [fault, level] of edgeOf) {
     if (atEdges.filter((finding) => finding.task.fault === fault && finding.task.level === level).every((finding) => finding.status === 'fail')) caughtAt.set(fault, level);
@@ -183,7 +197,7 @@ async function main(): Promise<number> {
   const missed = missedAtNewest.filter((fault) => !caughtAt.has(fault));
   process.stdout.write(`derived: ${caughtAt.size} more caught at an edge level at every seed; the ${missed.length} others against every rule at seed 1\n`);
   const whole: Finding[] = [];
-  await inProcesses<Task, Finding>(script, missed.map((fault) => ({ fault, seed: 1, smoke, only: '*', level: edgeOf.get(fault) })), jobs, (finding) => void whole.push(finding));
+  await phase('whole', missed.map((fault) => ({ fault, seed: 1, smoke, only: '*', level: edgeOf.get(fault) })), whole);
   const reasons: Reasons = JSON.parse(readFileSync('scripts/derived-reasons.json', 'utf8'));
   const lines: string[] = [];
   let unexplained = 0;
@@ -208,7 +222,7 @@ async function main(): Promise<number> {
   const table = [
     '# Derived faults: the organization model\'s own power',
     '',
-    `Generated by \`npm run derived -- --seeds ${seeds}${smoke ? ' --smoke' : ''} --write\` (${Math.round((performance.now() - started) / 1000)} s, ${jobs} processes). Each generic operator of`,
+    `Generated by \`npm run derived -- --seeds ${seeds}${smoke ? ' --smoke' : ''} --write\` (${kept ? (kept.seconds === undefined ? 'written again from kept findings' : `${kept.seconds} s, ${kept.jobs ?? jobs} processes, on a loaded two-core machine`) : `${Math.round((performance.now() - started) / 1000)} s, ${jobs} processes`}). Each generic operator of`,
     '`reference/faults/derived.ts` is applied at every rule function of the spec whose result it fits (open points and the',
     'Zulip endpoints outside the spec left out, as the mutation table files them); each derived fault is run against the',
     `organization model alone (\`--only ${MODEL}\`), every per-rule property switched off, at seeds 1 to ${seeds}, at the newest level`,
@@ -233,7 +247,7 @@ async function main(): Promise<number> {
     ...lines,
     '',
   ].join('\n');
-  if (values.json) writeFileSync(values.json, JSON.stringify({ seeds, smoke, first, atEdges, whole }, null, 2) + '\n');
+  if (values.json) writeFileSync(values.json, JSON.stringify({ seeds, smoke, seconds: Math.round((performance.now() - started) / 1000), jobs, first, atEdges, whole }, null, 2) + '\n');
   if (values.write) writeFileSync('docs/derived-faults.md', table);
   else process.stdout.write(table);
   process.stdout.write(`derived: ${total} of ${faults.length} caught by the model alone; ${missed.length} missed, ${unexplained} of them without a reason\n`);
