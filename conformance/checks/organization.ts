@@ -1029,15 +1029,27 @@ const commandArbitrary = fc.oneof(
 );
 
 /**
- * The boundary: every operation by every actor, valid and refused, the values at the edges the
+ * The boundary: every operation by every actor (the three actors' steps side by side), valid and refused, the values at the edges the
  * spec names (each changeable flag set and taken away, each value of an enumeration and values
  * outside it, equal drafts, a type moved with each name, a summary's limits), then pairs at once.
  */
+/**
+ * The three actors' boundary steps side by side: the n-th step of each actor's list sent at once
+ * (three sequences of one), so that the world is read once for the three and every step is also a
+ * request at once with the others'. Each actor's steps stay in their order.
+ */
+function sideBySide(perActor: ReadonlyArray<readonly Command[]>): Command[] {
+  const longest = Math.max(...perActor.map((list) => list.length));
+  return Array.from({ length: longest }, (_, index) => new Command([], perActor.flatMap((list) => (list[index] ? list[index]!.sequences : []))));
+}
+
 function everyOperationByEveryActor(): Command[] {
   const one = (step: Step) => new Command([step]);
   const commands: Command[] = [];
+  const perActor: Command[][] = [];
   for (const as of ACTORS) {
     const another = as === 'member' ? 'other' : 'member';
+    const start = commands.length;
     commands.push(
       one(createDrafts(as, [{ kind: 0, text: 0, topic: 0, audience: 0 }, { kind: 1, text: 2, topic: 1, audience: 0 }, { kind: 2, text: 0, topic: 0, audience: 1 }, { kind: 0, text: 1, topic: 0, audience: 1 }], null)),
       one(createDrafts(as, [{ kind: 1, text: 1, topic: 0, audience: 0 }, { kind: 1, text: 1, topic: 0, audience: 0 }], 'channels')),
@@ -1078,7 +1090,9 @@ function everyOperationByEveryActor(): Command[] {
       one(uploadEmoji(as, 6, 'two files')),
       one(uploadEmoji(as, 7, 'no file')),
     );
+    perActor.push(commands.splice(start));
   }
+  commands.push(...sideBySide(perActor.splice(0)));
   // The defaults: every value of each, three at once, and each kind of value outside them; each
   // actor's own values first set apart from what the defaults will be.
   commands.push(
@@ -1113,6 +1127,7 @@ function everyOperationByEveryActor(): Command[] {
   );
   for (const as of ACTORS) {
     const another = as === 'member' ? 'other' : 'member';
+    const start = commands.length;
     commands.push(
       one(editScheduled(as, as, 0, { text: 1 })),
       one(editScheduled(as, as, 1, { text: 2 })),
@@ -1137,7 +1152,9 @@ function everyOperationByEveryActor(): Command[] {
       one(deleteDraft(as, as, 1)),
       one(deleteScheduled(as, as, 1)),
     );
+    perActor.push(commands.splice(start));
   }
+  commands.push(...sideBySide(perActor.splice(0)));
   commands.push(
     one(deleteScheduled('member', 'deleted', 0)),
     new Command([updateFlags('member', 'add', 'collapsed', [0]), updateFlags('other', 'add', 'collapsed', [0])]),

@@ -144,7 +144,7 @@ export const RULE_COSTS: Readonly<Record<string, number>> = {
   'general.date-header': 10,
   'general.channel-history-read': 10,
   'general.message-rendering': 10,
-  'organization.model': 4740,
+  'organization.model': 3060,
 };
 
 export const SMOKE_COSTS: Readonly<Record<string, number>> = {
