@@ -892,11 +892,16 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
     // What applies is decided on the model before the command: a sequence's steps name what was there before it.
     const sequences = this.sequences.map((sequence) => sequence.filter((step) => step.applies(model.state, context))).filter((sequence) => sequence.length > 0);
     if (sequences.length === 0) return;
-    const sent = await Promise.all(sequences.map(async (sequence) => {
+    // Every sequence ends before the command does: after a transient fault in one, the world is
+    // read again only once no request of the others is still on its way.
+    const outcomes = await Promise.allSettled(sequences.map(async (sequence) => {
       const answers: Answer[] = [];
       for (const step of sequence) answers.push(await step.send(context, model.state, pool));
       return answers;
     }));
+    const lost = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (lost) throw lost.reason;
+    const sent = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<Answer[]>).value);
     const steps = sequences.flat();
     const answers = sent.flat();
     const startOf = sequences.map((_, index) => sequences.slice(0, index).reduce((sum, sequence) => sum + sequence.length, 0));
