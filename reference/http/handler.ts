@@ -224,13 +224,11 @@ function send(realm: Realm, res: ServerResponse, status: number, body: Record<st
     text = JSON.stringify(body) + '\n';
     if (Object.isFrozen(body)) textOnce.set(body, text);
   }
+  // The Date header is the dialect's time, written every time: Node's own is cached, and on a
+  // loaded machine its timer can leave it a second or more behind.
   const second = Math.floor(realm.dialect.httpDateTime(realm));
-  // Node's own Date header tells the machine's second; the realm's clock may be ahead of it.
-  if (second === Math.floor(Date.now() / 1000)) res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-  else {
-    res.sendDate = false;
-    res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), Date: httpDate(second) });
-  }
+  res.sendDate = false;
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), Date: httpDate(second) });
   setImmediate(finishAnswer, res, res.req.method === 'HEAD' ? undefined : text);
 }
 
