@@ -42,6 +42,9 @@ export function caseTopic(limit: { readonly prefix: string; readonly probe: { re
   return fitTopic(`${tail} ${words}`, max);
 }
 
+/** An ID no channel, user or scheduled message has: what a check names to be refused as missing. */
+export const MISSING_ID = 1_987_654_321;
+
 /** A fixed topic cut to the target's limit, counted in characters. */
 export function fitTopic(topic: string, max: number): string {
   return Array.from(topic).slice(0, max).join('').trim() || 'x';

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import type { FilePart, Forged, ParamList, Response, Role } from '../run/client.js';
 import { check, expect, modelRun, noServerError, succeeded, Violation, type Check, type Context } from '../run/harness.js';
 import type { RuleId } from '../rules.js';
-import { characterLength } from './generators.js';
+import { characterLength, MISSING_ID } from './generators.js';
 import { gif, gif87, listEmoji, png, sameName, uploaders } from './uploads.js';
 import { createChannel, fetchState, namesId, pollEvents, readConversation, registerQueue, send, targetNow, type Channel, type Queue } from './world.js';
 
@@ -318,8 +318,6 @@ const LONG_UNITS = ['a', 'é', '日', '𝒜'] as const;
 type BadEdit = 'type-name' | 'to-kind' | 'missing-channel' | 'missing-user' | 'empty-required';
 const BAD_EDITS: Record<BadEdit, RuleId> = { 'type-name': 'scheduled.type-values', 'to-kind': 'scheduled.to-matches-type', 'missing-channel': 'scheduled.missing-channel-error', 'missing-user': 'scheduled.invalid-user-error', 'empty-required': 'scheduled.required-topic-not-empty' };
 const BAD_EDIT_NAMES = Object.keys(BAD_EDITS) as BadEdit[];
-/** No channel or user has this ID (the scheduled checks use it too). */
-const MISSING_ID = 1_987_654_321;
 /** Type names the spec does not list at this level: `channel` below 248, and names that are none. */
 const notTypeNames = (level: number) => [...(level < 248 ? ['channel'] : []), 'Stream', 'dm', 'group', ''];
 

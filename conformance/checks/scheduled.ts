@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { ParamList, Response, Role } from '../run/client.js';
 import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeeded, Skip, Violation, type Check, type Context } from '../run/harness.js';
 import { canonical, SHAPES } from '../run/shape.js';
-import { caseTopic, characterLength, fitTopic, MARKED, MARKED_SHORT, text, topicText } from './generators.js';
+import { caseTopic, characterLength, fitTopic, MARKED, MISSING_ID, MARKED_SHORT, text, topicText } from './generators.js';
 import { due, deliveryProperty } from './deliveries.js';
 import { advanceClock, fetchState, runChannel, messagesAfter, namesId, pollEvents, readConversation, registerQueue, serverStamp, targetNow, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';
 
@@ -34,8 +34,6 @@ interface Edit {
 const DAY = 86_400;
 /** Past this many seconds late, Zulip gives a scheduled message up. */
 const LATE_SECONDS = 10 * 60;
-/** IDs no organization the suite meets will have. */
-const MISSING_ID = 1_987_654_321;
 
 /** The spec's type names: "`stream` is a synonym for `channel` (added at feature level 248)"; private and direct throughout. */
 const typeNames = (level: number, kind: Kind): string[] =>
