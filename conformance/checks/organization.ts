@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import type { FilePart, Forged, ParamList, Response, Role } from '../run/client.js';
 import { check, expect, modelRun, noServerError, succeeded, Violation, type Check, type Context } from '../run/harness.js';
 import type { RuleId } from '../rules.js';
+import { SPEC_SETTINGS } from './defaults.js';
 import { characterLength, MISSING_ID } from './generators.js';
 import { gif, gif87, listEmoji, png, sameName, uploaders } from './uploads.js';
 import { createChannel, fetchState, namesId, pollEvents, readConversation, registerQueue, send, targetNow, type Channel, type Queue } from './world.js';
@@ -46,7 +47,10 @@ const SETTINGS: ReadonlyArray<readonly [string, readonly unknown[], readonly unk
   ['color_scheme', [1, 2, 3], [0, 4, -2147483648, 2147483647]],
   // A string setting: the spec's list of emoji sets, and names outside it (another case among them).
   ['emojiset', ['google', 'twitter', 'text'], ['google-blob', 'Twitter', 'x']],
+  // From level 253: who receives typing notifications (a boolean; a number or its name in a string is not one).
+  ['receives_typing_notifications', [true, false], [1, 'false']],
 ];
+const TYPING_SETTING = 'receives_typing_notifications';
 /** Field types of the spec: 1 to 8 (Pronouns from level 151), and numbers outside them. */
 const FIELD_TYPES = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 const NOT_FIELD_TYPES = [0, 9, -1] as const;
@@ -150,6 +154,10 @@ interface Step {
   apply(state: Organization, answer: Answer, pool: Pool): Problem[];
   /** Whether the step may change the defaults or users' own settings (they are read after it). */
   readonly settings?: boolean;
+  /** A typing notification the step sends: to whom, and whether directly (else in the pool's topic). */
+  readonly typing?: { readonly to: readonly Role[]; readonly direct: boolean };
+  /** The actor whose receives_typing_notifications the step sets: its queue is not judged on typing in that command. */
+  readonly switchesTyping?: Role;
 }
 
 const succeededAnswer = (answer: Answer) => answer.status >= 200 && answer.status < 300 && answer.body?.result === 'success';
@@ -687,6 +695,37 @@ function updateDefaults(as: Role, changes: ReadonlyArray<{ setting: number; valu
   };
 }
 
+/** The spec's settings a level does not have: added after it, or renamed or removed before it (Versioning). */
+const absentAt = (level: number) => SPEC_SETTINGS.filter((setting) => level < setting.since || (setting.before !== undefined && level >= setting.before));
+
+/**
+ * The administrator sets a default the level does not have, beside a valid change: it is no
+ * parameter of the operation, so the request succeeds, names it in ignored_parameters_unsupported
+ * and changes no default; the valid change is made.
+ */
+function absentDefault(which: number, change: { readonly setting: number; readonly value: number }): Step {
+  const [other, values] = SETTINGS[change.setting % SETTINGS.length]!;
+  const value = values[change.value % values.length];
+  let name = '';
+  return {
+    label: `admin sets the default the level lacks #${which}, with ${other}=${JSON.stringify(value)}`,
+    settings: true,
+    applies: (state, context) => context.level >= 96 && absentAt(context.level).length > 0 && other in state.defaults,
+    send(context) {
+      const absent = absentAt(context.level);
+      const setting = absent[which % absent.length]!;
+      name = setting.name;
+      return context.call('admin', 'PATCH', '/realm/user_settings_defaults', { [name]: setting.kind.type === 'bool' || setting.kind.type === 'unknown' ? 'true' : '1', [other]: value as never });
+    },
+    apply(state, answer) {
+      if (!succeededAnswer(answer)) return [{ rules: ['defaults.settings-at-their-levels'], text: `${this.label}: ${name} is no parameter at this level, and the request was answered ${told(answer)}` }];
+      state.defaults[other] = value;
+      const listed = answer.body?.ignored_parameters_unsupported;
+      return Array.isArray(listed) && listed.length === 1 && listed[0] === name ? [] : [{ rules: ['defaults.settings-at-their-levels'], text: `${this.label}: ${name} is no parameter at this level, and ignored_parameters_unsupported is ${JSON.stringify(listed)}` }];
+    },
+  };
+}
+
 /**
  * An actor changes a setting of its own (Zulip's PATCH /settings, outside the spec): what the
  * defaults must then leave alone differs from them, whatever a default is set to later.
@@ -697,12 +736,33 @@ function changeOwnSetting(as: Role, setting: number, value: number): Step {
   return {
     label: `${as} sets its own ${name}=${JSON.stringify(chosen)}`,
     settings: true,
+    ...(name === TYPING_SETTING ? { switchesTyping: as } : {}),
     applies: (state, context) => context.level >= 96 && name in state.own[as],
     send: (context) => context.call(as, 'PATCH', '/settings', { [name]: chosen as never }),
     apply(state, answer) {
       if (!succeededAnswer(answer)) return [{ rules: ['defaults.existing-users-unchanged'], text: `${this.label}: PATCH /settings answered ${told(answer)}` }];
       state.own[as][name] = chosen;
       return [];
+    },
+  };
+}
+
+/**
+ * An actor starts or stops typing to a direct audience of the others, or in the pool's topic
+ * (Zulip's POST /typing, outside the spec). From level 253 the spec delivers typing
+ * notifications only to users whose receives_typing_notifications is on, and a direct one
+ * reaches each of those recipients (judged on the queues: judgeEvents).
+ */
+function typing(as: Role, channel: boolean, audience: number, op: 'start' | 'stop'): Step {
+  const others = ACTORS.filter((role) => role !== as);
+  const to = channel || audience % 3 === 2 ? others : [others[audience % 3]!];
+  return {
+    label: `${as} ${op}s typing ${channel ? 'in the pool\'s topic' : `to ${to.join(' and ')}`}`,
+    typing: { to, direct: !channel },
+    applies: (state, context) => context.level >= 253 && to.every((role) => typeof state.own[role][TYPING_SETTING] === 'boolean'),
+    send: (context, _state, pool) => context.call(as, 'POST', '/typing', channel ? { op, type: 'stream', stream_id: pool.channel.id, topic: pool.topic } : { op, to: to.map((role) => pool.ids[role]) as never }, { repeatable: true }),
+    apply(_state, answer) {
+      return succeededAnswer(answer) ? [] : [{ rules: ['typing.reaches-receivers'], text: `${this.label}: POST /typing answered ${told(answer)}` }];
     },
   };
 }
@@ -908,7 +968,7 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
       const problem = envelopeOf(answer);
       if (problem !== null) fail([{ rules: ['general.envelope'], text: `${steps[index]!.label}: ${problem}: ${told(answer)}` }], steps[index]!.label);
     }
-    await judgeEvents(context, pool, steps, answers);
+    await judgeEvents(context, pool, model.state, steps, answers);
     const world = await readWorld(context, pool, steps.some((step) => step.settings), model.state.emojiBase);
     // Each order of the sequences: the first that explains every answer and the whole world is taken.
     const orders = permutations(sequences.length).map((order) => order.flatMap((which) => sequences[which]!.map((_, index) => startOf[which]! + index)));
@@ -974,26 +1034,40 @@ function mentionsMessage(event: unknown, id: number): boolean {
   return namesId(payload, id, /^(messages|message_ids?)$/);
 }
 
+/** Event names are not shown: a typing notification is an event whose type speaks of typing. */
+const isTyping = (event: any) => /typing/i.test(String(event?.type));
+
 /**
- * What the queues were told by a step of one actor on its own data: no other actor's queue hears
- * of it (by the model's marker in a text, or a pool message's ID); and drafts made reach the
- * actor's own queue (its other clients), by one of their IDs.
+ * What the queues were told. By a step of one actor on its own data: no other actor's queue
+ * hears of it (by the model's marker in a text, or a pool message's ID); and drafts made reach
+ * the actor's own queue (its other clients), by one of their IDs. Of typing: a user whose
+ * receives_typing_notifications is off (in the model before the command, and not set by it) gets
+ * no typing notification from anyone; a direct one reaches each recipient who has it on.
  */
-async function judgeEvents(context: Context, pool: Pool, steps: readonly Step[], answers: readonly Answer[]): Promise<void> {
+async function judgeEvents(context: Context, pool: Pool, before: Organization, steps: readonly Step[], answers: readonly Answer[]): Promise<void> {
   const owners = new Set(steps.map((step, index) => (succeededAnswer(answers[index]!) ? step.owner : undefined)).filter((owner): owner is Role => owner !== undefined));
   const created = steps.flatMap((step, index) => (step.owner !== undefined && step.createsDrafts === true && succeededAnswer(answers[index]!) && Array.isArray(answers[index]!.body?.ids) ? [{ owner: step.owner, ids: answers[index]!.body.ids as number[] }] : []));
+  const label = steps.map((step) => step.label).join(' and ');
+  const switching = new Set(steps.map((step) => step.switchesTyping).filter((role): role is Role => role !== undefined));
+  const receives = (as: Role) => (switching.has(as) || pool.level < 253 ? undefined : before.own[as][TYPING_SETTING]);
+  const typedTo = steps.filter((step, index) => step.typing?.direct === true && succeededAnswer(answers[index]!)).flatMap((step) => step.typing!.to);
   for (const as of ACTORS) {
     const mine = created.filter((made) => made.owner === as).flatMap((made) => made.ids);
-    const events = await pollEvents(context, as, pool.queues[as], (seen) => mine.every((id) => seen.some((event) => mentionsId(event, id))), mine.length > 0 ? context.options.eventWaitMs : 0);
+    const typedHere = typedTo.includes(as) && receives(as) === true;
+    const heard = (seen: any[]) => mine.every((id) => seen.some((event) => mentionsId(event, id))) && (!typedHere || seen.some(isTyping));
+    const events = await pollEvents(context, as, pool.queues[as], heard, mine.length > 0 || typedHere ? context.options.eventWaitMs : 0);
     if (mine.length > 0) {
       const unheard = mine.filter((id) => !events.some((event) => mentionsId(event, id)));
-      if (unheard.length > 0) fail([{ rules: ['drafts.event-to-other-clients'], text: `${as} made drafts ${unheard.join(', ')}, and no event of its queue named them within the wait` }], steps.map((step) => step.label).join(' and '));
+      if (unheard.length > 0) fail([{ rules: ['drafts.event-to-other-clients'], text: `${as} made drafts ${unheard.join(', ')}, and no event of its queue named them within the wait` }], label);
     }
+    if (typedHere && !events.some(isTyping)) fail([{ rules: ['typing.reaches-receivers'], text: `${as} receives typing notifications (receives_typing_notifications on), and a direct typing notification to it brought its queue no typing event within the wait` }], label);
+    const unwanted = events.filter(isTyping);
+    if (receives(as) === false && unwanted.length > 0) fail([{ rules: ['typing.only-to-receivers'], text: `${as} turned receives_typing_notifications off, and its queue (registered before) got a typing notification: ${JSON.stringify(unwanted).slice(0, 300)}` }], label);
     // Only a step of another actor alone is judged here: in a pair, the actor's own step may tell its queue of the same messages.
     if (owners.has(as) || owners.size === 0) continue;
     // A message someone sent is theirs, whatever its text (another client may send the same words): it tells nothing of another's data.
     const told = events.filter((event) => !/message$|^typing/.test(String(event?.type)) && (JSON.stringify(event).includes(pool.marker) || pool.messages.some((id) => mentionsMessage(event, id))));
-    if (told.length > 0) fail([{ rules: ['general.own-data-only'], text: `${as}'s event queue was told of what ${[...owners].join(' and ')} did to its own data: ${JSON.stringify(told).slice(0, 400)}` }], steps.map((step) => step.label).join(' and '));
+    if (told.length > 0) fail([{ rules: ['general.own-data-only'], text: `${as}'s event queue was told of what ${[...owners].join(' and ')} did to its own data: ${JSON.stringify(told).slice(0, 400)}` }], label);
   }
 }
 
@@ -1017,10 +1091,12 @@ function stepArbitrary(): fc.Arbitrary<Step> {
     fc.tuple(actor, fc.constantFrom<'add' | 'remove'>('add', 'remove'), fc.oneof({ arbitrary: fc.constantFrom(...FLAGS), weight: 4 }, { arbitrary: fc.constantFrom(...NOT_CHANGEABLE), weight: 1 }), fc.array(fc.nat(7), { minLength: 1, maxLength: 4 }), fc.boolean(), fc.option(fc.constantFrom<FlagsFault>('no messages', 'no op', 'no flag', 'op'), { freq: 6, nil: null })).map(([as, op, flag, at, extra, invalid]) => updateFlags(as, op, flag, at, extra, invalid)),
     fc.tuple(actor, fc.nat(4), fc.boolean(), fc.nat(7), fc.boolean(), fc.boolean(), fc.constantFrom<'name' | 'type' | undefined>(undefined, undefined, undefined, 'name', 'type')).map(([as, name, summary, type, invalid, noOrder, leaveOut]) => createField(as, name, summary, type, invalid, noOrder, leaveOut)),
     fc.tuple(position, fc.boolean()).map(([at, inSummary]) => deleteField(at, inSummary)),
-    fc.tuple(actor, fc.array(fc.record({ setting: fc.nat(3), value: fc.nat(3), invalid: fc.boolean() }), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([as, changes, extra]) => updateDefaults(as, changes, extra)),
+    fc.tuple(actor, fc.array(fc.record({ setting: fc.nat(SETTINGS.length - 1), value: fc.nat(3), invalid: fc.boolean() }), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([as, changes, extra]) => updateDefaults(as, changes, extra)),
     fc.tuple(actor, fc.option(actor, { nil: null })).map(([email, key]) => forged(email, key)),
+    fc.tuple(fc.nat(3), fc.nat(SETTINGS.length - 1), fc.nat(2)).map(([which, setting, value]) => absentDefault(which, { setting, value })),
     fc.tuple(actor, fc.array(fc.record({ who: fc.nat(1), form: fc.nat(3) }), { maxLength: 3 }), fc.boolean()).map(([as, mentions, wildcard]) => sendMessage(as, mentions, wildcard)),
     fc.tuple(actor, fc.nat(SETTINGS.length - 1), fc.nat(2)).map(([as, setting, value]) => changeOwnSetting(as, setting, value)),
+    fc.tuple(actor, fc.boolean(), fc.nat(2), fc.constantFrom<'start' | 'stop'>('start', 'stop')).map(([as, channel, who, op]) => typing(as, channel, who, op)),
     fc.tuple(actor, fc.nat(EMOJI_NAMES.length - 1), fc.constantFrom<EmojiBody>('png', 'gif', 'gif87', 'png', 'two files', 'no file')).map(([as, name, body]) => uploadEmoji(as, name, body)),
   );
 }
@@ -1109,6 +1185,22 @@ function everyOperationByEveryActor(): Command[] {
     ...[0, 1, 2].map((value) => one(updateDefaults('admin', [{ setting: 3, value, invalid: false }]))),
     ...[0, 1].map((value) => one(updateDefaults('admin', [{ setting: 3, value, invalid: true }, { setting: 0, value, invalid: false }]))),
   );
+  // Every setting the level lacks, each beside a valid change.
+  commands.push(...[0, 1, 2, 3].map((which) => one(absentDefault(which, { setting: which, value: which }))));
+  // Typing: each actor in turn stops receiving notifications, is typed to directly (with one who
+  // receives them) and in the topic, alone and with the other, and receives them again.
+  const receiving = SETTINGS.findIndex(([name]) => name === TYPING_SETTING);
+  for (const as of ACTORS) {
+    const [first, second] = ACTORS.filter((role) => role !== as) as [Role, Role];
+    commands.push(
+      one(changeOwnSetting(as, receiving, 1)),
+      one(typing(first, false, 2, 'start')),
+      one(typing(second, true, 0, 'stop')),
+      one(typing(first, false, ACTORS.filter((role) => role !== first).indexOf(as), 'stop')),
+      one(changeOwnSetting(as, receiving, 0)),
+      one(typing(second, false, ACTORS.filter((role) => role !== second).indexOf(as), 'start')),
+    );
+  }
   // Profile fields: a Long text field for the summary, bad types and options, then the summary's limit.
   commands.push(
     one(createField('admin', 2, true, 1, false)),
@@ -1224,7 +1316,8 @@ function poolOf(context: Context): Promise<Pool> {
     const since = Math.max(...(await readConversation(context, 'member', { channel: channel.id, topic }, 10)).filter((message) => messages.includes(message.id)).map((message) => Number(message.timestamp)));
     const ids = Object.fromEntries(ACTORS.map((as) => [as, context.probe.users[as].id])) as Record<Role, number>;
     const queues = {} as Record<Role, Queue>;
-    for (const as of ACTORS) queues[as] = await registerQueue(context, as, null);
+    // Declaring channel typing notifications, which Zulip sends only to queues that understand them.
+    for (const as of ACTORS) queues[as] = await registerQueue(context, as, null, { stream_typing_notifications: true });
     context.cleanup.atEnd('delete the organization model\'s event queues', async () => {
       for (const queue of Object.values(queues)) await queue.remove();
     });
@@ -1249,7 +1342,7 @@ async function removeWhatWasMade(context: Context, model: Organization): Promise
 }
 
 const mustChecks: Check[] = [
-  check('organization.model', runModel, ['channel'], ['organization defaults', 'profile fields']),
+  check('organization.model', runModel, ['channel'], ['organization defaults', 'profile fields', 'profile users\' settings', 'typing among the profile users']),
 ];
 
 async function runModel(context: Context): Promise<void> {
