@@ -622,6 +622,12 @@ async function undo(file: string, given: string | undefined, profile: Profile, r
  * by Ctrl-C, cleaning up before it ends. A second change of nothing: interrupted already.
  */
 function endWithParent(interrupt: () => void): void {
+  // Output whose reader has gone with the parent (a closed pipe) is dropped: the run still cleans up.
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.listenerCount('error') === 0) stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
   if (process.env.npm_command === undefined && process.env.TEAMCHAT_STOP_WITH_PARENT !== '1') return;
   const parent = STARTED_BY;
   const watch = setInterval(() => {

@@ -16,11 +16,12 @@ import { RULES } from '../rules.js';
 import { runSuite } from '../suite.js';
 
 // The tests of the command line, in two files that run at once (cli-1.test.ts, cli-2.test.ts):
-// TEAMCHAT_CLI_PART picks every other test; unset, all of them.
+// TEAMCHAT_CLI_PART picks every other test; unset, all of them. TEAMCHAT_CLI_MATCH: only tests whose name holds it.
 const part = Number(process.env.TEAMCHAT_CLI_PART ?? 0);
+const match = process.env.TEAMCHAT_CLI_MATCH;
 let registered = 0;
 const test = Object.assign((name: string, run: () => Promise<void> | void) => {
-  if (part === 0 || registered % 2 === part - 1) uvuTest(name, run);
+  if ((part === 0 || registered % 2 === part - 1) && (match === undefined || name.includes(match))) uvuTest(name, run);
   registered++;
 }, { run: () => uvuTest.run() });
 
@@ -508,6 +509,35 @@ test('the suite ends, cleaning up, when the npm process that started it ends, ev
   await gone(pid);
   for (const child of reference) await gone(child);
   assert.ok(!alive(pid), 'the suite ended with its starter');
+});
+
+test('killed with its npm, the suite still cleans up what it made, though the pipe it writes to has no reader any more', async () => {
+  const reference = await startReference({ port: 0 });
+  const profilePath = join(directory, 'parent-killed.json');
+  writeFileSync(profilePath, JSON.stringify(targetProfile(reference.fixture, reference.url)));
+  const drafts = () => [...reference.realm.users.values()].flatMap((user) => [...user.drafts.values()]).filter((draft) => draft.content.includes('tcc'));
+  // The stand-in for npm reads the suite's output through pipes; killed, it leaves them without a reader.
+  const starter = spawn(process.execPath, ['-e', `
+    const { spawn } = require('node:child_process');
+    const child = spawn(process.execPath, [${JSON.stringify(main)}, '--profile', ${JSON.stringify(profilePath)}, '--runs', '50', '--only', 'drafts.*'], { env: { ...process.env, npm_command: 'run-script' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk) => { if (String(chunk).includes('checking')) console.log('suite ' + child.pid); });
+    child.stderr.on('data', () => {});
+    setInterval(() => {}, 1000);
+  `], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const pid = await new Promise<number>((resolve) => starter.stdout!.on('data', (chunk: Buffer) => {
+      const match = /suite (\d+)/.exec(String(chunk));
+      if (match) resolve(Number(match[1]));
+    }));
+    // Once the run has drafts of its own on the server.
+    while (drafts().length === 0 && alive(pid)) await new Promise((resolve) => setTimeout(resolve, 5));
+    starter.kill('SIGKILL');
+    await gone(pid);
+    assert.equal(drafts().map((draft) => draft.content), [], 'the suite ended without removing its drafts');
+  } finally {
+    starter.kill('SIGKILL');
+    await reference.close();
+  }
 });
 
 test('a differential run answers SIGTERM: it stops, says so, and exits 130', async () => {
