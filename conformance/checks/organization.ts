@@ -11,13 +11,14 @@
 // with those rules named, and the shrunk sequence of commands as the counterexample.
 
 import fc from 'fast-check';
+import { cleanedUp } from '../run/cleanup.js';
 import type { FilePart, Forged, ParamList, Response, Role } from '../run/client.js';
 import { check, expect, modelRun, noServerError, succeeded, Violation, type Check, type Context } from '../run/harness.js';
 import type { RuleId } from '../rules.js';
 import { SPEC_SETTINGS } from './defaults.js';
 import { characterLength, MISSING_ID } from './generators.js';
 import { gif, gif87, listEmoji, png, sameName, uploaders } from './uploads.js';
-import { createChannel, fetchState, namesId, pollEvents, readConversation, registerQueue, send, targetNow, type Channel, type Queue } from './world.js';
+import { advanceClock, createChannel, fetchState, linksToMessage, namesId, pollEvents, readConversation, recentMessages, registerQueue, send, targetNow, type Channel, type Queue } from './world.js';
 
 const ACTORS: readonly Role[] = ['member', 'other', 'admin'];
 const FLAGS = ['read', 'starred', 'collapsed'] as const;
@@ -113,6 +114,8 @@ interface Pool {
   /** The organization's limits, in characters. */
   readonly maxMessageLength: number;
   readonly maxTopicLength: number;
+  /** Messages the run saw delivered (scheduled messages, reminders): a later delivery is another one. */
+  readonly delivered: Set<number>;
 }
 
 const clone = (state: Organization): Organization => ({
@@ -158,6 +161,8 @@ interface Step {
   readonly typing?: { readonly to: readonly Role[]; readonly direct: boolean };
   /** The actor whose receives_typing_notifications the step sets: its queue is not judged on typing in that command. */
   readonly switchesTyping?: Role;
+  /** The step moves the clock: it is never sent at once with another of the model's steps. */
+  readonly alone?: boolean;
 }
 
 const succeededAnswer = (answer: Answer) => answer.status >= 200 && answer.status < 300 && answer.body?.result === 'success';
@@ -471,6 +476,193 @@ function deleteScheduled(as: Role, whose: Role | 'deleted', position: number): S
       state.scheduled[as] = state.scheduled[as].filter((one) => one.id !== target.id);
       state.deletedScheduled.push(target.id);
       return [];
+    },
+  };
+}
+
+// ---- Deliveries: the reference clock moves, and what comes due is sent -------------------------
+
+/** How far ahead a delivery of the model is due: far enough that no other run's moves of the clock pass it while the step sets up. */
+const DUE_IN = 600;
+/** How late the worker finds a message it is to fail: as the scheduled checks, ten minutes past its time (how a message fails is not shown). */
+const LATE = 10 * 60;
+
+/** Whether a message the actor sees is in the conversation a scheduled message names. */
+function inConversation(message: any, item: Scheduled, self: number, pool: Pool): boolean {
+  if (item.type === 'stream') {
+    // The empty topic may read as its display name, where the organization has one.
+    const topics = item.topic === '' || item.topic === pool.emptyTopicDisplayName ? ['', pool.emptyTopicDisplayName] : [item.topic];
+    return message.type === 'stream' && message.stream_id === item.to && topics.includes(message.subject);
+  }
+  const recipients = Array.isArray(message.display_recipient) ? message.display_recipient.map((user: any) => user.id) : [];
+  return message.type === 'private' && audience(recipients, self) === audience(item.to, self);
+}
+
+/**
+ * What comes due for one of the actor's scheduled messages, with the reference clock: its time is
+ * moved to ten minutes ahead, then
+ * - `sent`: the clock goes to three seconds before it (nothing sent yet: scheduled.sent-at-its-time)
+ *   and past it: the message is sent once, as last edited (content, topic, recipients), stamped not
+ *   before its time (scheduled.delivered-as-edited), and the listing no longer holds it;
+ * - `deleted`: it is deleted, and the clock goes past its time: nothing is sent
+ *   (scheduled.deleted-never-sent);
+ * - `failed`: the clock passes it with the worker down and then up, late; where the server then
+ *   lists it failed, an edit without a new time is refused and one with a time is accepted
+ *   (scheduled.failed-needs-timestamp), and the message waits for its new time.
+ */
+function comeDue(as: Role, position: number, mode: 'sent' | 'deleted' | 'failed'): Step {
+  let target: Scheduled;
+  let due = 0;
+  let later = 0;
+  const found: Problem[] = [];
+  let outcome: 'sent' | 'deleted' | 'failed' | 'open' | 'kept' = 'kept';
+  const newOnes = (messages: any[], pool: Pool, item: Scheduled) => messages.filter((message) => message.sender_id === pool.ids[as] && !pool.delivered.has(message.id) && !pool.messages.includes(message.id) && String(message.content).includes(pool.marker) && (String(message.content) === item.content || inConversation(message, item, pool.ids[as], pool)));
+  return {
+    label: `${as}'s scheduled message #${position} comes due: ${mode === 'sent' ? 'it is sent at its time' : mode === 'deleted' ? 'deleted, it is never sent' : 'the worker finds it late'}`,
+    owner: as,
+    alone: true,
+    applies: (state, context) => context.deliveryState.mode === 'clock' && context.level >= (mode === 'deleted' ? 173 : 184) && state.scheduled[as].length > 0 && at(state.scheduled[as], position)!.within === undefined,
+    async send(context, state, pool) {
+      found.length = 0;
+      outcome = 'kept';
+      target = at(state.scheduled[as], position)!;
+      due = (await advanceClock(context, 0)) + DUE_IN;
+      const moved = await context.call(as, 'PATCH', `/scheduled_messages/${target.id}`, { scheduled_delivery_timestamp: due });
+      if (!succeededAnswer(moved)) return moved;
+      const item: Scheduled = { ...target, at: due };
+      if (mode === 'deleted') {
+        const deleted = await context.call(as, 'DELETE', `/scheduled_messages/${target.id}`);
+        if (!succeededAnswer(deleted)) {
+          found.push({ rules: ['scheduled.delete-removes'], text: `deleting it was answered ${told(deleted)}` });
+          return moved;
+        }
+        await advanceClock(context, DUE_IN + 60);
+        const sent = newOnes(await recentMessages(context, as, 50), pool, item);
+        for (const message of sent) pool.delivered.add(message.id);
+        if (sent.length > 0) found.push({ rules: ['scheduled.deleted-never-sent'], text: `scheduled message ${target.id} was deleted before its time, and was sent once the time passed: ${JSON.stringify(sent.map((message) => message.content))}` });
+        outcome = 'deleted';
+        return moved;
+      }
+      if (mode === 'failed') {
+        await advanceClock(context, DUE_IN + LATE + 60, false);
+        await advanceClock(context, 0);
+        const listed = succeeded(await context.call(as, 'GET', '/scheduled_messages'), 'GET /scheduled_messages').scheduled_messages;
+        const now = Array.isArray(listed) ? listed.find((one: any) => one.scheduled_message_id === target.id) : undefined;
+        // How a message fails is not shown: a server that sends it late, or keeps it, is left to itself.
+        if (now?.failed !== true) {
+          for (const message of newOnes(await recentMessages(context, as, 50), pool, item)) pool.delivered.add(message.id);
+          outcome = 'open';
+          return moved;
+        }
+        const refused = await context.call(as, 'PATCH', `/scheduled_messages/${target.id}`, { content: `${pool.marker} ${TEXTS[1]} failed` }, { repeatable: true });
+        if (!refusedAnswer(refused)) found.push({ rules: ['scheduled.failed-needs-timestamp'], text: `the failed message ${target.id} was edited without a new scheduled_delivery_timestamp, and the edit was answered ${told(refused)}` });
+        later = (await targetNow(context)) + 30 * DAY + position;
+        const retimed = await context.call(as, 'PATCH', `/scheduled_messages/${target.id}`, { scheduled_delivery_timestamp: later });
+        if (!succeededAnswer(retimed)) found.push({ rules: ['scheduled.failed-needs-timestamp'], text: `the failed message ${target.id} was edited with a new future time, and the edit was answered ${told(retimed)}` });
+        outcome = refusedAnswer(refused) && succeededAnswer(retimed) ? 'failed' : 'open';
+        return moved;
+      }
+      // Three seconds before its time: nothing sent yet, unless the clock (another run's) has passed it meanwhile.
+      const read = await advanceClock(context, 0);
+      if (read < due - 3) await advanceClock(context, due - 3 - read);
+      const early = newOnes(await recentMessages(context, as, 50), pool, item);
+      const then = await advanceClock(context, 0);
+      if (early.length > 0 && then < due) found.push({ rules: ['scheduled.sent-at-its-time'], text: `scheduled message ${target.id}, due at ${due}, was sent while the clock read ${then}: ${JSON.stringify(early.map((message) => message.content))}` });
+      await advanceClock(context, 120);
+      const sent = newOnes(await recentMessages(context, as, 50), pool, item);
+      for (const message of sent) pool.delivered.add(message.id);
+      const exact = sent.filter((message) => message.content === item.content && inConversation(message, item, pool.ids[as], pool));
+      if (exact.length !== 1 || sent.length !== 1) {
+        found.push({ rules: ['scheduled.delivered-as-edited'], text: `scheduled message ${target.id} (${JSON.stringify({ type: item.type, to: item.to, topic: item.topic, content: item.content })}) came due; ${sent.length === 0 ? 'no message of it was sent' : `the messages sent are ${JSON.stringify(sent.map((message) => ({ type: message.type, to: message.stream_id ?? message.display_recipient?.map?.((user: any) => user.id), topic: message.subject, content: message.content })))}`}` });
+      }
+      for (const message of sent) {
+        if (!(Number(message.timestamp) >= due)) found.push({ rules: ['scheduled.sent-at-its-time'], text: `scheduled message ${target.id}, due at ${due}, was sent stamped ${message.timestamp}` });
+      }
+      outcome = 'sent';
+      return moved;
+    },
+    apply(state, answer) {
+      if (!succeededAnswer(answer)) return [{ rules: ['scheduled.edits-follow-model'], text: `${this.label}: moving its time to ${due} was answered ${told(answer)}` }];
+      const rest = state.scheduled[as].filter((one) => one.id !== target.id);
+      if (outcome === 'sent' || outcome === 'open') state.scheduled[as] = rest;
+      else if (outcome === 'deleted') {
+        state.scheduled[as] = rest;
+        state.deletedScheduled.push(target.id);
+      } else if (outcome === 'failed') state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? { ...one, at: later } : one));
+      else state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? { ...one, at: due } : one));
+      return found.map((problem) => ({ ...problem, text: `${this.label}: ${problem.text}` }));
+    },
+  };
+}
+
+/** Notes of the reminders: what must come back as written, a line break inside. */
+const NOTES = [`note *b* <i>&amp;</i> 😀 e\u0301`, 'two lines:\nthe second `c` \\ שלום'] as const;
+
+/**
+ * The actor asks for a reminder of one of the pool's messages, due ten minutes ahead, with the
+ * reference clock: an integer reminder_id (listed with the message and time where the target
+ * lists reminders); nothing delivered three seconds before its time; past it, one direct
+ * message from a bot to the actor alone, linking the message, showing the note (from level 415;
+ * below, note is no parameter and is named as ignored); no other actor receives it.
+ */
+function remind(as: Role, position: number, note: number | null): Step {
+  let message = 0;
+  let due = 0;
+  let text = '';
+  const found: Problem[] = [];
+  const fromBot = (pool: Pool) => (one: any) => !Object.values(pool.ids).includes(one.sender_id) && !pool.delivered.has(one.id) && linksToMessage(String(one.content), message);
+  return {
+    label: `${as} asks for a reminder of pool message #${position}${note === null ? '' : ` with note #${note}`}, and its time comes`,
+    owner: as,
+    alone: true,
+    applies: (state, context) => context.deliveryState.mode === 'clock' && context.level >= 381 && state.messages.length > 0,
+    async send(context, state, pool) {
+      found.length = 0;
+      message = at(state.messages, position)!;
+      text = note === null ? '' : `${pool.marker} ${NOTES[note % NOTES.length]}`;
+      due = (await advanceClock(context, 0)) + DUE_IN;
+      const answer = await context.call(as, 'POST', '/reminders', { message_id: message, scheduled_delivery_timestamp: due, ...(note === null ? {} : { note: text }) });
+      const id = answer.body?.reminder_id;
+      if (!succeededAnswer(answer) || !Number.isInteger(id)) return answer;
+      if (!context.probe.missing['reminder-deletion']) {
+        // Delivered at once below; a step lost on its way leaves it pending, and the end of the run deletes it.
+        context.cleanup.atEnd(`delete reminder ${id}`, async () => cleanedUp(await context.call(as, 'DELETE', `/reminders/${id}`)), { as, method: 'DELETE', path: `/reminders/${id}`, params: {} });
+      }
+      if (!context.probe.missing['reminder-listing']) {
+        const listed = succeeded(await context.call(as, 'GET', '/reminders'), 'GET /reminders').reminders;
+        const item = Array.isArray(listed) ? listed.find((one: any) => one.reminder_id === id) : undefined;
+        if (!item || item.scheduled_delivery_timestamp !== due || !Object.values(item).includes(message)) found.push({ rules: ['reminders.create-returns-id'], text: `GET /reminders lists reminder ${id} as ${JSON.stringify(item)}, not for message ${message} at ${due}` });
+      }
+      const read = await advanceClock(context, 0);
+      if (read < due - 3) await advanceClock(context, due - 3 - read);
+      const early = (await recentMessages(context, as, 50)).filter(fromBot(pool));
+      const then = await advanceClock(context, 0);
+      if (early.length > 0 && then < due) found.push({ rules: ['reminders.sent-at-its-time'], text: `reminder ${id}, due at ${due}, was delivered while the clock read ${then}` });
+      await advanceClock(context, 120);
+      const delivered = (await recentMessages(context, as, 50)).filter(fromBot(pool));
+      for (const one of delivered) pool.delivered.add(one.id);
+      const self = pool.ids[as];
+      const alone = (one: any) => one.type === 'private' && Array.isArray(one.display_recipient) && one.display_recipient.every((user: any) => user.id === self || user.id === one.sender_id);
+      if (delivered.length !== 1 || !alone(delivered[0])) found.push({ rules: ['reminders.delivered-to-self'], text: `past its time, reminder ${id} of message ${message} came to ${as} as ${delivered.length} messages from a bot linking it: ${JSON.stringify(delivered.map((one) => ({ type: one.type, to: one.display_recipient?.map?.((user: any) => user.id), content: one.content })))}` });
+      for (const one of delivered) {
+        if (!(Number(one.timestamp) >= due)) found.push({ rules: ['reminders.sent-at-its-time'], text: `reminder ${id}, due at ${due}, was delivered stamped ${one.timestamp}` });
+        if (text !== '' && pool.level >= 415 && !String(one.content).includes(text)) found.push({ rules: ['reminders.note-delivered'], text: `the delivered reminder ${id} does not show the note ${JSON.stringify(text)}: ${JSON.stringify(one.content)}` });
+      }
+      for (const other of ACTORS.filter((role) => role !== as)) {
+        const theirs = (await recentMessages(context, other, 50)).filter(fromBot(pool));
+        if (theirs.length > 0) found.push({ rules: ['reminders.delivered-to-self'], text: `${as}'s reminder ${id} reached ${other} too: ${JSON.stringify(theirs.map((one) => one.content))}` });
+      }
+      return answer;
+    },
+    apply(_state, answer, pool) {
+      if (!succeededAnswer(answer) || !Number.isInteger(answer.body?.reminder_id)) return [{ rules: ['reminders.create-returns-id'], text: `${this.label}: POST /reminders answered ${told(answer)}, no integer reminder_id` }];
+      const problems = [...found];
+      // Below level 415 note is no parameter: named as ignored.
+      if (note !== null && pool.level < 415) {
+        const listed = answer.body?.ignored_parameters_unsupported;
+        if (!(Array.isArray(listed) && listed.includes('note'))) problems.push({ rules: ['reminders.note-absent-before-415'], text: `at level ${pool.level} note is no parameter, and ignored_parameters_unsupported is ${JSON.stringify(listed)}` });
+      }
+      return problems.map((problem) => ({ ...problem, text: `${this.label}: ${problem.text}` }));
     },
   };
 }
@@ -1097,6 +1289,8 @@ function stepArbitrary(): fc.Arbitrary<Step> {
     fc.tuple(actor, fc.array(fc.record({ who: fc.nat(1), form: fc.nat(3) }), { maxLength: 3 }), fc.boolean()).map(([as, mentions, wildcard]) => sendMessage(as, mentions, wildcard)),
     fc.tuple(actor, fc.nat(SETTINGS.length - 1), fc.nat(2)).map(([as, setting, value]) => changeOwnSetting(as, setting, value)),
     fc.tuple(actor, fc.boolean(), fc.nat(2), fc.constantFrom<'start' | 'stop'>('start', 'stop')).map(([as, channel, who, op]) => typing(as, channel, who, op)),
+    fc.tuple(actor, position, fc.constantFrom<'sent' | 'deleted' | 'failed'>('sent', 'sent', 'deleted', 'failed')).map(([as, at, mode]) => comeDue(as, at, mode)),
+    fc.tuple(actor, fc.nat(7), fc.option(fc.nat(1), { nil: null })).map(([as, at, note]) => remind(as, at, note)),
     fc.tuple(actor, fc.nat(EMOJI_NAMES.length - 1), fc.constantFrom<EmojiBody>('png', 'gif', 'gif87', 'png', 'two files', 'no file')).map(([as, name, body]) => uploadEmoji(as, name, body)),
   );
 }
@@ -1104,7 +1298,8 @@ function stepArbitrary(): fc.Arbitrary<Step> {
 /** Steps alone, and pairs of steps sent at once. */
 const commandArbitrary = fc.oneof(
   { arbitrary: stepArbitrary().map((step) => new Command([step])), weight: 3 },
-  { arbitrary: fc.tuple(stepArbitrary(), stepArbitrary()).map((pair) => new Command(pair)), weight: 1 },
+  // A step that moves the clock goes before or after the other, never at once with it.
+  { arbitrary: fc.tuple(stepArbitrary(), stepArbitrary()).map((pair) => (pair.some((step) => step.alone) ? new Command([], [pair]) : new Command(pair))), weight: 1 },
 );
 
 /**
@@ -1250,6 +1445,10 @@ function everyOperationByEveryActor(): Command[] {
     perActor.push(commands.splice(start));
   }
   commands.push(...sideBySide(perActor.splice(0)));
+  // What comes due, with the reference clock: each actor's edited messages failed, sent and
+  // deleted; a reminder of each actor's with each note and without one.
+  for (const as of ACTORS) commands.push(one(comeDue(as, 0, 'failed')), one(comeDue(as, 1, 'sent')), one(comeDue(as, 0, 'deleted')));
+  for (const [index, as] of ACTORS.entries()) commands.push(one(remind(as, index, index === 2 ? null : index)));
   commands.push(
     one(deleteScheduled('member', 'deleted', 0)),
     new Command([updateFlags('member', 'add', 'collapsed', [0]), updateFlags('other', 'add', 'collapsed', [0])]),
@@ -1321,7 +1520,7 @@ function poolOf(context: Context): Promise<Pool> {
     context.cleanup.atEnd('delete the organization model\'s event queues', async () => {
       for (const queue of Object.values(queues)) await queue.remove();
     });
-    return { channel, second, topic, messages, ids, marker, fieldMarker, queues, since, level: context.level, uploaders: await uploaders(context), emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength };
+    return { channel, second, topic, messages, ids, marker, fieldMarker, queues, since, level: context.level, uploaders: await uploaders(context), emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength, delivered: new Set<number>() };
   });
 }
 
