@@ -16,7 +16,7 @@ import type { FilePart, Forged, ParamList, Response, Role } from '../run/client.
 import { check, expect, modelRun, noServerError, succeeded, Violation, type Check, type Context } from '../run/harness.js';
 import type { RuleId } from '../rules.js';
 import { SPEC_SETTINGS } from './defaults.js';
-import { characterLength, MISSING_ID } from './generators.js';
+import { characterLength, MARKED, MISSING_ID } from './generators.js';
 import { gif, gif87, listEmoji, png, sameName, uploaders } from './uploads.js';
 import { advanceClock, createChannel, fetchState, linksToMessage, namesId, pollEvents, readConversation, recentMessages, registerQueue, send, targetNow, type Channel, type Queue } from './world.js';
 
@@ -75,6 +75,8 @@ interface Organization {
   openFlags: Record<Role, Map<number, Set<string>>>;
   /** The messages whose flags the model follows: the pool's, then those its steps sent, oldest first. */
   messages: number[];
+  /** The actors not subscribed to the pool's third channel (they left it). */
+  left: Role[];
   fields: Field[];
   /** Fields with display_in_profile_summary that are not the run's (the organization's own). */
   summaryElsewhere: number;
@@ -103,6 +105,9 @@ interface Pool {
   readonly level: number;
   /** A second channel: a channel draft to both is refused. */
   readonly second: Channel;
+  /** A third channel, which actors leave and join again, and the pool's messages in it (the last of `messages`). */
+  readonly third: Channel;
+  readonly thirdMessages: readonly number[];
   /** The earliest time a draft of the model can be stamped with: the newest pool message's, sent before. */
   readonly since: number;
   /** Each actor's event queue, opened before the model's first step. */
@@ -122,8 +127,9 @@ const clone = (state: Organization): Organization => ({
   drafts: { member: [...state.drafts.member], other: [...state.drafts.other], admin: [...state.drafts.admin] },
   scheduled: { member: [...state.scheduled.member], other: [...state.scheduled.other], admin: [...state.scheduled.admin] },
   flags: Object.fromEntries(ACTORS.map((as) => [as, new Map([...state.flags[as]].map(([id, flags]) => [id, new Set(flags)]))])) as Organization['flags'],
-  openFlags: Object.fromEntries(ACTORS.map((as) => [as, new Map(state.openFlags[as])])) as Organization['openFlags'],
+  openFlags: Object.fromEntries(ACTORS.map((as) => [as, new Map([...state.openFlags[as]].map(([id, flags]) => [id, new Set(flags)]))])) as Organization['openFlags'],
   messages: [...state.messages],
+  left: [...state.left],
   fields: [...state.fields],
   summaryElsewhere: state.summaryElsewhere,
   defaults: { ...state.defaults },
@@ -595,8 +601,8 @@ function comeDue(as: Role, position: number, mode: 'sent' | 'deleted' | 'failed'
   };
 }
 
-/** Notes of the reminders: what must come back as written, a line break inside. */
-const NOTES = [`note *b* <i>&amp;</i> 😀 e\u0301`, 'two lines:\nthe second `c` \\ שלום'] as const;
+/** Notes of the reminders: what must come back as written, a line break inside, longer than a hundred characters. */
+const NOTES = ['note *b* <i>&amp;</i> 😀 e\u0301', `two lines, the second long:\n${MARKED} ${MARKED}`] as const;
 
 /**
  * The actor asks for a reminder of one of the pool's messages, due ten minutes ahead, with the
@@ -692,10 +698,22 @@ function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CH
       if (!changeable) return refusedAnswer(answer) ? [] : [{ rules: ['flags.only-changeable-flags'], text: `${this.label}: ${JSON.stringify(flag)} is no changeable flag, yet answered ${told(answer)}` }];
       if (!succeededAnswer(answer)) return [{ rules: [op === 'add' ? 'flags.add-sets-flag' : 'flags.remove-clears-flag'], text: `${this.label}: answered ${told(answer)}` }];
       const modified: number[] = [];
+      // Where the model leaves a flag open, whether the request modified it is open too: then it is known.
+      const unknown: number[] = [];
+      // Removing read skips the messages of channels the user is not subscribed to: they stay read.
+      const skipped: number[] = [];
       for (const id of new Set(ids())) {
         const flags = state.flags[as].get(id);
         if (!flags) continue;
-        if (flags.has(flag as Flag) !== (op === 'add')) modified.push(id);
+        if (op === 'remove' && flag === 'read' && state.left.includes(as) && pool.thirdMessages.includes(id)) {
+          skipped.push(id);
+          continue;
+        }
+        const open = state.openFlags[as].get(id);
+        if (open?.has(flag)) {
+          unknown.push(id);
+          open.delete(flag);
+        } else if (flags.has(flag as Flag) !== (op === 'add')) modified.push(id);
         if (op === 'add') flags.add(flag as Flag);
         else flags.delete(flag as Flag);
       }
@@ -703,10 +721,20 @@ function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CH
       const listed = answer.body?.messages;
       const missing = modified.filter((id) => !Array.isArray(listed) || !listed.includes(id));
       // And only them: a message whose flag was already so is not modified.
-      const unmodified = Array.isArray(listed) ? listed.filter((id) => !modified.includes(id)) : [];
+      const unmodified = Array.isArray(listed) ? listed.filter((id) => !modified.includes(id) && !unknown.includes(id)) : [];
       const ignored = ignoredListed(answer, extra, pool.level).map((problem) => ({ ...problem, text: `${this.label}: ${problem.text}` }));
+      // The channels skipped: listed exactly for read and remove from level 355 (where none was, it may be left out); else never there.
+      const channels = answer.body?.ignored_because_not_subscribed_channels;
+      const readRemove = op === 'remove' && flag === 'read' && pool.level >= 355;
+      const want = skipped.length > 0 ? [pool.third.id] : [];
+      const listedChannels = readRemove
+        ? (channels === undefined && want.length === 0) || (Array.isArray(channels) && JSON.stringify([...new Set(channels)].sort()) === JSON.stringify(want))
+          ? []
+          : [{ rules: ['flags.ignored-channels-listed'] as RuleId[], text: `${this.label}: ${skipped.length > 0 ? `messages ${skipped.join(', ')} of the third channel (${pool.third.id}), which ${as} left, were skipped` : 'no message was skipped'}, and ignored_because_not_subscribed_channels is ${JSON.stringify(channels)}` }]
+        : channels === undefined ? [] : [{ rules: [pool.level >= 355 ? 'flags.ignored-channels-only-for-read-remove' : 'flags.ignored-channels-absent-before-355'] as RuleId[], text: `${this.label}: the answer carries ignored_because_not_subscribed_channels ${JSON.stringify(channels)}${pool.level >= 355 ? ', though the request is not read and remove' : ` at level ${pool.level}`}` }];
       return [
         ...ignored,
+        ...listedChannels,
         ...(missing.length === 0 ? [] : [{ rules: ['flags.response-lists-modified'] as RuleId[], text: `${this.label}: messages ${missing.join(', ')} were modified, and the answer's messages ${JSON.stringify(listed)} leaves them out` }]),
         ...(unmodified.length === 0 ? [] : [{ rules: ['flags.response-lists-only-modified'] as RuleId[], text: `${this.label}: the answer's messages ${JSON.stringify(listed)} list ${unmodified.join(', ')}, whose ${flag} was already ${op === 'add' ? 'set' : 'clear'}` }]),
       ];
@@ -959,6 +987,45 @@ function typing(as: Role, channel: boolean, audience: number, op: 'start' | 'sto
   };
 }
 
+/** Who is not subscribed to the third channel, as each actor's subscriptions say (Zulip's GET /users/me/subscriptions). */
+async function readLeft(context: Context, pool: Pool): Promise<Role[]> {
+  const left: Role[] = [];
+  for (const as of ACTORS) {
+    const list = succeeded(await context.call(as, 'GET', '/users/me/subscriptions'), `GET /users/me/subscriptions as ${as}`).subscriptions;
+    expect(Array.isArray(list), `GET /users/me/subscriptions as ${as}: no subscriptions list`);
+    if (!list.some((one: any) => one?.stream_id === pool.third.id)) left.push(as);
+  }
+  return left;
+}
+
+/**
+ * An actor leaves the third channel, or joins it again (Zulip's subscription endpoints, outside
+ * the spec). The spec's invariant: all unread messages are in channels the user is subscribed to,
+ * so that leaving leaves every message of the channel read; what joining again does to read is
+ * not stated (open until a flags operation settles it).
+ */
+function membership(as: Role, leave: boolean): Step {
+  return {
+    label: `${as} ${leave ? 'leaves' : 'joins again'} the third channel`,
+    owner: as,
+    applies: (state) => state.left.includes(as) !== leave,
+    send: (context, _state, pool) => (leave
+      ? context.call(as, 'DELETE', '/users/me/subscriptions', { subscriptions: [pool.third.name] }, { repeatable: true })
+      : context.call(as, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: pool.third.name }] }, { repeatable: true })),
+    apply(state, answer, pool) {
+      if (!succeededAnswer(answer)) return [{ rules: ['flags.unread-only-in-subscribed-channels'], text: `${this.label}: answered ${told(answer)}` }];
+      for (const id of pool.thirdMessages) {
+        if (leave) {
+          state.flags[as].get(id)?.add('read');
+          state.openFlags[as].get(id)?.delete('read');
+        } else state.openFlags[as].set(id, new Set([...(state.openFlags[as].get(id) ?? []), 'read']));
+      }
+      state.left = leave ? [...state.left, as] : state.left.filter((role) => role !== as);
+      return [];
+    },
+  };
+}
+
 /** A profile user's email with another's API key, or with a key no server issued: nothing opens, nothing changes. */
 function forged(email: Role, keyOf: Role | null): Step {
   const caller: Forged = keyOf === null ? { forged: true, email, api_key: 'x'.repeat(32) } : { forged: true, email, api_key: '', keyOf };
@@ -998,6 +1065,10 @@ async function readWorld(context: Context, pool: Pool, withSettings: boolean, em
     // The pool's topic holds the pool's messages and those the steps send, each with the marker: the newest hundred hold every one the model follows.
     for (const message of await readConversation(context, as, { channel: pool.channel.id, topic: pool.topic }, 100)) {
       if (ours(message.content) && Array.isArray(message.flags)) world.flags[as].set(message.id, new Set(message.flags.filter((flag: string) => OBSERVED.includes(flag))));
+    }
+    // The third channel's: a public channel's history, read whether the actor is subscribed or not.
+    for (const message of await readConversation(context, as, { channel: pool.third.id, topic: pool.topic }, 10)) {
+      if (pool.thirdMessages.includes(message.id) && Array.isArray(message.flags)) world.flags[as].set(message.id, new Set(message.flags.filter((flag: string) => OBSERVED.includes(flag))));
     }
   }
   const fields = succeeded(await context.call('admin', 'GET', '/realm/profile_fields'), 'GET /realm/profile_fields').custom_fields;
@@ -1070,7 +1141,9 @@ function differences(model: Organization, world: World, pool: Pool): Problem[] {
       const open = model.openFlags[as].get(id);
       for (const flag of OBSERVED) {
         if (open?.has(flag) || flags.has(flag) === seen.has(flag)) continue;
-        problems.push({ rules: flagRules(flag, flags.has(flag)), text: `${as}'s message ${id} should ${flags.has(flag) ? 'have' : 'lack'} ${flag}; its flags are ${JSON.stringify([...seen])}` });
+        // Read on a message of a channel the actor left: the invariant keeps it (and removing read skips it).
+        const invariant = flag === 'read' && model.left.includes(as) && pool.thirdMessages.includes(id);
+        problems.push({ rules: invariant ? ['flags.unread-only-in-subscribed-channels', 'flags.remove-read-skips-unsubscribed'] : flagRules(flag, flags.has(flag)), text: `${as}'s message ${id} should ${flags.has(flag) ? 'have' : 'lack'} ${flag}${invariant ? ` (${as} is not subscribed to its channel)` : ''}; its flags are ${JSON.stringify([...seen])}` });
       }
     }
   }
@@ -1105,11 +1178,11 @@ function flagRules(flag: string, set: boolean): RuleId[] {
 }
 
 /** The model as the world is now: at the start, and again after a transient fault hid what a request did. */
-function fromWorld(world: World, messages: readonly number[], emojiBase: string, deletedScheduled: number[] = [], openFlags?: Organization['openFlags']): Organization {
+function fromWorld(world: World, left: readonly Role[], messages: readonly number[], emojiBase: string, deletedScheduled: number[] = [], openFlags?: Organization['openFlags']): Organization {
   return {
     emoji: new Map([...world.emoji].filter(([key]) => !key.includes(' (again: '))), emojiBase,
     drafts: world.drafts, scheduled: world.scheduled, flags: world.flags, fields: world.fields, summaryElsewhere: world.summaryElsewhere,
-    openFlags: openFlags ?? { member: new Map(), other: new Map(), admin: new Map() }, messages: [...messages],
+    openFlags: openFlags ?? { member: new Map(), other: new Map(), admin: new Map() }, messages: [...messages], left: [...left],
     defaults: world.settings?.defaults ?? {}, own: world.settings?.own ?? { member: {}, other: {}, admin: {} }, deletedScheduled,
   };
 }
@@ -1289,6 +1362,7 @@ function stepArbitrary(): fc.Arbitrary<Step> {
     fc.tuple(actor, fc.array(fc.record({ who: fc.nat(1), form: fc.nat(3) }), { maxLength: 3 }), fc.boolean()).map(([as, mentions, wildcard]) => sendMessage(as, mentions, wildcard)),
     fc.tuple(actor, fc.nat(SETTINGS.length - 1), fc.nat(2)).map(([as, setting, value]) => changeOwnSetting(as, setting, value)),
     fc.tuple(actor, fc.boolean(), fc.nat(2), fc.constantFrom<'start' | 'stop'>('start', 'stop')).map(([as, channel, who, op]) => typing(as, channel, who, op)),
+    fc.tuple(actor, fc.boolean()).map(([as, leave]) => membership(as, leave)),
     fc.tuple(actor, position, fc.constantFrom<'sent' | 'deleted' | 'failed'>('sent', 'sent', 'deleted', 'failed')).map(([as, at, mode]) => comeDue(as, at, mode)),
     fc.tuple(actor, fc.nat(7), fc.option(fc.nat(1), { nil: null })).map(([as, at, note]) => remind(as, at, note)),
     fc.tuple(actor, fc.nat(EMOJI_NAMES.length - 1), fc.constantFrom<EmojiBody>('png', 'gif', 'gif87', 'png', 'two files', 'no file')).map(([as, name, body]) => uploadEmoji(as, name, body)),
@@ -1380,6 +1454,22 @@ function everyOperationByEveryActor(): Command[] {
     ...[0, 1, 2].map((value) => one(updateDefaults('admin', [{ setting: 3, value, invalid: false }]))),
     ...[0, 1].map((value) => one(updateDefaults('admin', [{ setting: 3, value, invalid: true }, { setting: 0, value, invalid: false }]))),
   );
+  // The third channel: each actor leaves it (its messages read), removes read from them and others
+  // (skipped, the channel listed), sets other flags on them, joins again, and leaves again.
+  for (const as of ACTORS) {
+    commands.push(
+      one(updateFlags(as, 'add', 'starred', [4, 5])),
+      one(membership(as, true)),
+      one(updateFlags(as, 'remove', 'read', [4, 0, 5, 4])),
+      one(updateFlags(as, 'add', 'collapsed', [5])),
+      one(updateFlags(as, 'remove', 'starred', [4])),
+      one(updateFlags(as, 'remove', 'read', [1])),
+      one(membership(as, false)),
+      one(updateFlags(as, 'remove', 'read', [5])),
+      one(membership(as, true)),
+      one(membership(as, false)),
+    );
+  }
   // Every setting the level lacks, each beside a valid change.
   commands.push(...[0, 1, 2, 3].map((which) => one(absentDefault(which, { setting: which, value: which }))));
   // Typing: each actor in turn stops receiving notifications, is typed to directly (with one who
@@ -1445,9 +1535,9 @@ function everyOperationByEveryActor(): Command[] {
     perActor.push(commands.splice(start));
   }
   commands.push(...sideBySide(perActor.splice(0)));
-  // What comes due, with the reference clock: each actor's edited messages failed, sent and
-  // deleted; a reminder of each actor's with each note and without one.
-  for (const as of ACTORS) commands.push(one(comeDue(as, 0, 'failed')), one(comeDue(as, 1, 'sent')), one(comeDue(as, 0, 'deleted')));
+  // What comes due, with the reference clock: each actor's most edited message sent, the next
+  // failed, the one after deleted; a reminder of each actor's with each note and without one.
+  for (const as of ACTORS) commands.push(one(comeDue(as, 0, 'sent')), one(comeDue(as, 0, 'failed')), one(comeDue(as, 0, 'deleted')));
   for (const [index, as] of ACTORS.entries()) commands.push(one(remind(as, index, index === 2 ? null : index)));
   commands.push(
     one(deleteScheduled('member', 'deleted', 0)),
@@ -1509,8 +1599,12 @@ function poolOf(context: Context): Promise<Pool> {
     const marker = context.token('organization');
     const fieldMarker = context.token('organization-field');
     const second = await createChannel(context, 'organization-2', ['member', 'other', 'admin']);
+    const third = await createChannel(context, 'organization-3', ['member', 'other', 'admin']);
     const messages: number[] = [];
     for (const as of ['member', 'other', 'admin', 'other'] as const) messages.push(await send(context, as, channel, `${marker} message of ${as}`, topic));
+    const thirdMessages: number[] = [];
+    for (const as of ['member', 'admin'] as const) thirdMessages.push(await send(context, as, third, `${marker} message of ${as} in the third channel`, topic));
+    messages.push(...thirdMessages);
     // The server's time when the last of them was sent: no draft of the model can be stamped before it.
     const since = Math.max(...(await readConversation(context, 'member', { channel: channel.id, topic }, 10)).filter((message) => messages.includes(message.id)).map((message) => Number(message.timestamp)));
     const ids = Object.fromEntries(ACTORS.map((as) => [as, context.probe.users[as].id])) as Record<Role, number>;
@@ -1520,7 +1614,7 @@ function poolOf(context: Context): Promise<Pool> {
     context.cleanup.atEnd('delete the organization model\'s event queues', async () => {
       for (const queue of Object.values(queues)) await queue.remove();
     });
-    return { channel, second, topic, messages, ids, marker, fieldMarker, queues, since, level: context.level, uploaders: await uploaders(context), emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength, delivered: new Set<number>() };
+    return { channel, second, third, thirdMessages, topic, messages, ids, marker, fieldMarker, queues, since, level: context.level, uploaders: await uploaders(context), emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength, delivered: new Set<number>() };
   });
 }
 
@@ -1560,7 +1654,7 @@ async function runModel(context: Context): Promise<void> {
   await context.property(fc.commands([commandArbitrary], { maxCommands: 12 }), async (commands) => {
     // Emoji names of this sequence alone: a name deactivated before (by an earlier sequence's clean-up) is free or not as a server decides.
     const emojiBase = `${context.prefix}o${context.serial('organization emoji')}`;
-    const model: ModelState = { state: fromWorld(await readWorld(context, pool, true, emojiBase), pool.messages, emojiBase), pool };
+    const model: ModelState = { state: fromWorld(await readWorld(context, pool, true, emojiBase), await readLeft(context, pool), pool.messages, emojiBase), pool };
     // What the queues heard before (the last sequence's clean-up) is not this sequence's.
     for (const as of ACTORS) await pollEvents(context, as, pool.queues[as], () => true, 0);
     try {
@@ -1569,7 +1663,7 @@ async function runModel(context: Context): Promise<void> {
         for (const as of ACTORS) await pollEvents(context, as, pool.queues[as], () => true, 0);
         // A message a lost request may have sent is found by the marker it carries, and followed from then on.
         const world = await readWorld(context, pool, true, emojiBase);
-        state.state = fromWorld(world, [...new Set([...state.state.messages, ...world.flags.member.keys()])].sort((a, b) => a - b), emojiBase, state.state.deletedScheduled, state.state.openFlags);
+        state.state = fromWorld(world, await readLeft(context, pool), [...new Set([...state.state.messages, ...world.flags.member.keys()])].sort((a, b) => a - b), emojiBase, state.state.deletedScheduled, state.state.openFlags);
       });
     } finally {
       await removeWhatWasMade(context, model.state);
