@@ -28,7 +28,7 @@ type Flag = (typeof FLAGS)[number];
 /** The flags a new message is given by what it says: read as the spec's table means them on each user's copy. */
 const MENTION_FLAGS = ['mentioned', 'stream_wildcard_mentioned', 'wildcard_mentioned'] as const;
 /** Every flag the model predicts and reads. */
-const OBSERVED: readonly string[] = [...FLAGS, ...MENTION_FLAGS];
+const OBSERVED: readonly string[] = [...FLAGS, ...MENTION_FLAGS, 'has_alert_word'];
 const DAY = 86_400;
 
 /** Small pools: equal texts within a batch and across actors, two topics, three settings. */
@@ -121,6 +121,8 @@ interface Pool {
   readonly maxTopicLength: number;
   /** Messages the run saw delivered (scheduled messages, reminders): a later delivery is another one. */
   readonly delivered: Set<number>;
+  /** Each actor's alert words of letters and digits, as POST /register gives them (the organization's own: the run adds none). */
+  readonly alertWords: Record<Role, readonly string[]>;
 }
 
 const clone = (state: Organization): Organization => ({
@@ -742,6 +744,29 @@ function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CH
   };
 }
 
+/** An alert word in upper case, capitalized, and in lower case: has_alert_word holds in any case. */
+const ALERT_CASINGS = ['upper case', 'capitalized', 'lower case'] as const;
+function cased(word: string, casing: number): string {
+  const form = ALERT_CASINGS[casing % ALERT_CASINGS.length];
+  return form === 'upper case' ? word.toUpperCase() : form === 'capitalized' ? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase() : word.toLowerCase();
+}
+
+/**
+ * Whether a text holds an alert word, in any case: yes where it stands apart (no letter, digit or
+ * underscore beside it), no where it is nowhere, open where it is only inside a longer word.
+ */
+function alertWordIn(text: string, word: string): 'yes' | 'no' | 'open' {
+  const haystack = text.toLowerCase();
+  const needle = word.toLowerCase();
+  let found: 'no' | 'open' = 'no';
+  for (let index = haystack.indexOf(needle); index >= 0; index = haystack.indexOf(needle, index + 1)) {
+    const apart = (character: string | undefined) => character === undefined || !/[\p{L}\p{N}_]/u.test(character);
+    if (apart(haystack[index - 1]) && apart(haystack[index + needle.length])) return 'yes';
+    found = 'open';
+  }
+  return found;
+}
+
 /** How a message names a user: the spec's table says which forms mention (set `mentioned`) and which are silent. */
 const MENTION_FORMS = ['name', 'name|id', '|id', 'silent'] as const;
 
@@ -762,14 +787,18 @@ function mentionText(form: (typeof MENTION_FORMS)[number], user: { readonly id: 
  * The spec's table says each user's flags on it: unread for all (sent through the API), mentioned
  * for a user named by a mention that is not silent, the wildcard flags for its recipients.
  */
-function sendMessage(as: Role, mentions: ReadonlyArray<{ readonly who: number; readonly form: number }>, wildcard: boolean): Step {
+function sendMessage(as: Role, mentions: ReadonlyArray<{ readonly who: number; readonly form: number }>, wildcard: boolean, alert: { readonly who: number; readonly casing: number } | null = null): Step {
   const others = ACTORS.filter((role) => role !== as);
   const named = mentions.map(({ who, form }) => ({ role: others[who % others.length]!, form: MENTION_FORMS[form % MENTION_FORMS.length]! }));
+  const alerted = alert === null ? null : others[alert.who % others.length]!;
+  let content = '';
   return {
-    label: `${as} sends a message to the pool's topic${named.length > 0 ? ` naming ${named.map(({ role, form }) => `${role} (${form})`).join(', ')}` : ''}${wildcard ? ', with @**all**' : ''}`,
+    label: `${as} sends a message to the pool's topic${named.length > 0 ? ` naming ${named.map(({ role, form }) => `${role} (${form})`).join(', ')}` : ''}${wildcard ? ', with @**all**' : ''}${alerted === null ? '' : `, with an alert word of ${alerted}'s ${ALERT_CASINGS[alert!.casing % ALERT_CASINGS.length]}`}`,
     applies: () => true,
     async send(context, _state, pool) {
-      const content = [pool.marker, ...named.map(({ role, form }) => mentionText(form, context.probe.users[role])), ...(wildcard ? ['@**all**'] : [])].join(' ');
+      const words = alerted === null ? [] : pool.alertWords[alerted];
+      const word = words.length === 0 ? [] : [`(${cased(words[alert!.who % words.length]!, alert!.casing)})`];
+      content = [pool.marker, ...named.map(({ role, form }) => mentionText(form, context.probe.users[role])), ...(wildcard ? ['@**all**'] : []), ...word].join(' ');
       const answer = await context.call(as, 'POST', '/messages', { type: 'stream', to: pool.channel.id, topic: pool.topic, content });
       if (Number.isInteger(answer.body?.id)) context.noteMessage(answer.body.id);
       return answer;
@@ -782,13 +811,19 @@ function sendMessage(as: Role, mentions: ReadonlyArray<{ readonly who: number; r
       const wildcardFlags = !wildcard ? [] : pool.level >= 224 ? ['stream_wildcard_mentioned', 'wildcard_mentioned'] : ['wildcard_mentioned'];
       for (const role of ACTORS) {
         const flags = new Set<string>();
+        const open = new Set<string>();
         if (role !== as) {
           if (named.some((one) => one.role === role && one.form !== 'silent')) flags.add('mentioned');
           for (const flag of wildcardFlags) flags.add(flag);
+          // has_alert_word: the message holds one of the recipient's words, in any case; a word inside a longer one is an open point.
+          const found = pool.alertWords[role].map((word) => alertWordIn(content, word));
+          if (found.includes('yes')) flags.add('has_alert_word');
+          else if (found.includes('open')) open.add('has_alert_word');
         } else {
-          // The sender's own wildcard flags: the spec's table speaks of those mentioned, and leaves the sender's open.
-          state.openFlags[role].set(id, new Set(['stream_wildcard_mentioned', 'wildcard_mentioned']));
+          // The sender's own wildcard and alert flags: the spec's table speaks of those mentioned and their words, and leaves the sender's open.
+          for (const flag of ['stream_wildcard_mentioned', 'wildcard_mentioned', 'has_alert_word']) open.add(flag);
         }
+        if (open.size > 0) state.openFlags[role].set(id, open);
         state.flags[role].set(id, flags);
       }
       return [];
@@ -1174,6 +1209,7 @@ function differences(model: Organization, world: World, pool: Pool): Problem[] {
 /** The rules whose statements say a flag is there, or not: a changeable one by the operation, a mention's by the table. */
 function flagRules(flag: string, set: boolean): RuleId[] {
   if ((FLAGS as readonly string[]).includes(flag)) return flag === 'read' && !set ? ['flags.messages-start-unread', 'flags.remove-clears-flag', 'general.own-data-only'] : [set ? 'flags.add-sets-flag' : 'flags.remove-clears-flag', 'general.own-data-only'];
+  if (flag === 'has_alert_word') return ['flags.alert-word-flag'];
   return flag === 'mentioned' ? ['flags.mention-flags'] : ['flags.wildcard-mention-flags', 'flags.wildcard-mentioned-before-224'];
 }
 
@@ -1359,7 +1395,7 @@ function stepArbitrary(): fc.Arbitrary<Step> {
     fc.tuple(actor, fc.array(fc.record({ setting: fc.nat(SETTINGS.length - 1), value: fc.nat(3), invalid: fc.boolean() }), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([as, changes, extra]) => updateDefaults(as, changes, extra)),
     fc.tuple(actor, fc.option(actor, { nil: null })).map(([email, key]) => forged(email, key)),
     fc.tuple(fc.nat(3), fc.nat(SETTINGS.length - 1), fc.nat(2)).map(([which, setting, value]) => absentDefault(which, { setting, value })),
-    fc.tuple(actor, fc.array(fc.record({ who: fc.nat(1), form: fc.nat(3) }), { maxLength: 3 }), fc.boolean()).map(([as, mentions, wildcard]) => sendMessage(as, mentions, wildcard)),
+    fc.tuple(actor, fc.array(fc.record({ who: fc.nat(1), form: fc.nat(3) }), { maxLength: 3 }), fc.boolean(), fc.option(fc.record({ who: fc.nat(1), casing: fc.nat(2) }), { nil: null })).map(([as, mentions, wildcard, alert]) => sendMessage(as, mentions, wildcard, alert)),
     fc.tuple(actor, fc.nat(SETTINGS.length - 1), fc.nat(2)).map(([as, setting, value]) => changeOwnSetting(as, setting, value)),
     fc.tuple(actor, fc.boolean(), fc.nat(2), fc.constantFrom<'start' | 'stop'>('start', 'stop')).map(([as, channel, who, op]) => typing(as, channel, who, op)),
     fc.tuple(actor, fc.boolean()).map(([as, leave]) => membership(as, leave)),
@@ -1420,6 +1456,9 @@ function everyOperationByEveryActor(): Command[] {
     commands.push(
       one(sendMessage(as, [{ who: 0, form: 0 }, { who: 1, form: 3 }], false)),
       one(sendMessage(as, [{ who: 1, form: 1 }, { who: 0, form: 2 }], true)),
+      // Each other actor's alert word, in upper case and capitalized.
+      one(sendMessage(as, [], false, { who: 0, casing: 0 })),
+      one(sendMessage(as, [], false, { who: 1, casing: 1 })),
     );
     // Each flag set, then each taken away, the last first (so collapsed goes while starred and read are set), then each set again and taken away alone.
     for (const flag of FLAGS) commands.push(one(updateFlags(as, 'add', flag, [0, 1, 1, 2, 3, 5])));
@@ -1608,13 +1647,15 @@ function poolOf(context: Context): Promise<Pool> {
     // The server's time when the last of them was sent: no draft of the model can be stamped before it.
     const since = Math.max(...(await readConversation(context, 'member', { channel: channel.id, topic }, 10)).filter((message) => messages.includes(message.id)).map((message) => Number(message.timestamp)));
     const ids = Object.fromEntries(ACTORS.map((as) => [as, context.probe.users[as].id])) as Record<Role, number>;
+    const alertWords = {} as Record<Role, readonly string[]>;
+    for (const as of ACTORS) alertWords[as] = ((await fetchState(context, as, ['alert_words'])).alert_words ?? []).filter((word: unknown) => typeof word === 'string' && /^[\p{L}\p{N}]+$/u.test(word));
     const queues = {} as Record<Role, Queue>;
     // Declaring channel typing notifications, which Zulip sends only to queues that understand them.
     for (const as of ACTORS) queues[as] = await registerQueue(context, as, null, { stream_typing_notifications: true });
     context.cleanup.atEnd('delete the organization model\'s event queues', async () => {
       for (const queue of Object.values(queues)) await queue.remove();
     });
-    return { channel, second, third, thirdMessages, topic, messages, ids, marker, fieldMarker, queues, since, level: context.level, uploaders: await uploaders(context), emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength, delivered: new Set<number>() };
+    return { channel, second, third, thirdMessages, topic, messages, ids, marker, fieldMarker, queues, since, level: context.level, uploaders: await uploaders(context), emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength, delivered: new Set<number>(), alertWords };
   });
 }
 
