@@ -265,6 +265,11 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       sharedDone = true;
       const witness = new Witness(coordination!, prefix, !options.smoke);
       client.onExchange = (exchange) => witness.see(exchange);
+      const sending = client.onSend;
+      client.onSend = (as, method, path, form) => {
+        sending?.(as, method, path, form);
+        witness.sending(as, method, path, form);
+      };
       await witness.start();
       context.witness = witness;
       try {
@@ -275,6 +280,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       } finally {
         context.witness = null;
         client.onExchange = null;
+        client.onSend = sending;
         await witness.stop();
         // What the run changed of the shared state is put back, and its profile fields removed,
         // while it still holds the lease: the next run in line finds the server as this one did.

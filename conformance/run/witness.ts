@@ -56,6 +56,12 @@ export class Witness {
   private unclear: Seen[] = [];
   /** The values the run sent for each setting since the queues were last read (the run's own writes). */
   private written = new Map<string, Set<string>>();
+  /**
+   * The values of the run's requests still on their way: requests sent at once (a command of the
+   * organization model) answer one by one, and a read after the first may see the second's change
+   * before its answer comes. Kept until their answer, whatever reads come between.
+   */
+  private readonly inFlight: Array<readonly [string, string]> = [];
   /** The profile fields the run made: found by the IDs its creates were answered with. */
   private readonly ownFields = new Set<number>();
 
@@ -88,6 +94,14 @@ export class Witness {
     this.unclear = [];
   }
 
+  /** Given every request of the run as it is sent: what it writes is the run's from then on, answered or not. */
+  sending(as: unknown, method: string, path: string, form: ReadonlyArray<readonly [string, string]>): void {
+    if (this.broken || method === 'GET' || typeof as !== 'string') return;
+    const scope = scopeOf(as as Role, method, path);
+    if (scope === null) return;
+    for (const [name, value] of form) this.inFlight.push([`${scope}\u0000${name}`, value]);
+  }
+
   /** Given every exchange of the run: notes what it wrote, and in a default run reads what that changed. */
   async see(exchange: Exchange): Promise<void> {
     if (this.broken || exchange.method === 'GET' || typeof exchange.as !== 'string') return;
@@ -100,13 +114,33 @@ export class Witness {
     for (const [name, value] of exchange.form) {
       const key = `${scope}\u0000${name}`;
       this.written.set(key, (this.written.get(key) ?? new Set()).add(value));
+      const waiting = this.inFlight.findIndex(([other, sent]) => other === key && sent === value);
+      if (waiting >= 0) this.inFlight.splice(waiting, 1);
     }
     if (this.eager && body?.result === 'success') await this.readAll();
   }
 
-  private async readAll(): Promise<void> {
-    for (const watch of this.watches) await this.read(watch);
-    this.written = new Map();
+  /** The values being read against: taken from `written` when a read of the queues began. */
+  private reading = new Map<string, Set<string>>();
+  /** The reads of the queues, one after another: answers of requests at once come (and read) side by side. */
+  private reads: Promise<void> = Promise.resolve();
+
+  /**
+   * Reads every queue, after any read still going. What the run sent before the read began is
+   * judged by it and then forgotten; what it sends meanwhile counts too, and is kept for the next.
+   */
+  private readAll(): Promise<void> {
+    const read = this.reads.then(async () => {
+      this.reading = this.written;
+      this.written = new Map();
+      try {
+        for (const watch of this.watches) await this.read(watch);
+      } finally {
+        this.reading = new Map();
+      }
+    });
+    this.reads = read.catch(() => undefined);
+    return read;
   }
 
   /** Reads a queue's new events and sorts each change they show: the run's, unclear, or someone else's. */
@@ -122,10 +156,14 @@ export class Witness {
         const scope: Scope = event.type === 'user_settings' ? watch.as : 'defaults';
         const shares: Shared = event.type === 'user_settings' ? 'profile users\' settings' : 'organization defaults';
         for (const [name, value] of changesIn(event)) {
-          const sent = this.written.get(`${scope}\u0000${name}`);
-          if (sent && [...sent].some((one) => sameValue(one, value))) continue;
-          if (sent) this.unclear.push({ shares, what: `${owner(scope)} ${name} became ${JSON.stringify(value)}, which this run's request did not send (it sent ${[...sent].join(', ')}): the server's doing, or another client's at that moment` });
-          else this.seen.push({ shares, what: `${owner(scope)} ${name} became ${JSON.stringify(value)}, which this run did not set` });
+          const key = `${scope}\u0000${name}`;
+          const sent = new Set([...(this.reading.get(key) ?? []), ...(this.written.get(key) ?? []), ...this.inFlight.filter(([other]) => other === key).map(([, value]) => value)]);
+          if (sent.size === 0) {
+            this.seen.push({ shares, what: `${owner(scope)} ${name} became ${JSON.stringify(value)}, which this run did not set` });
+            continue;
+          }
+          if ([...sent].some((one) => sameValue(one, value))) continue;
+          this.unclear.push({ shares, what: `${owner(scope)} ${name} became ${JSON.stringify(value)}, which this run's request did not send (it sent ${[...sent].join(', ')}): the server's doing, or another client's at that moment` });
         }
       } else if (event.type === 'custom_profile_fields') {
         const now = this.fieldsNotOurs(event.fields);

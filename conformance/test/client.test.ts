@@ -12,6 +12,7 @@ import { Client, HarnessError, curlLine } from '../run/client.js';
 import { png } from '../checks/uploads.js';
 import { Cleanup, Journal, pendingIn } from '../run/cleanup.js';
 import { runSuite } from '../suite.js';
+import { Witness } from '../run/witness.js';
 import { proxy, reply } from './helpers.js';
 
 const credentials = { admin: { email: 'a@x', api_key: 'A'.repeat(32) }, member: { email: 'm@x', api_key: 'M'.repeat(32) }, other: { email: 'o@x', api_key: 'O'.repeat(32) } };
@@ -191,5 +192,56 @@ test('Ctrl-C: the run stops, removes what it created, and exits 130', async () =
     await reference.close();
   }
 });
+
+
+test('the witness takes a change of a request still on its way as the run\'s (requests at once answer one by one), and names another client\'s', async () => {
+  const server = await startReference({ port: 0 });
+  const credentials = targetProfile(server.fixture, server.url).users;
+  // other's PATCH reaches the server, and its answer is held until member's has been seen.
+  let forwarded!: () => void;
+  const othersChangeMade = new Promise<void>((resolve) => (forwarded = resolve));
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const slow = await proxy(server.url, async (req, res, forward) => {
+    const answer = await forward();
+    if (req.method === 'PATCH' && callerIs(req.headers.authorization, credentials.other.email)) {
+      forwarded();
+      await held;
+    }
+    reply(res, answer);
+  });
+  const client = new Client(slow.url, credentials, { rate: 0, timeoutMs: 5000 });
+  const witness = new Witness(new Client(server.url, credentials, { rate: 0, timeoutMs: 5000 }), 'tcc00000000', true);
+  client.onSend = (as, method, path, form) => witness.sending(as, method, path, form);
+  client.onExchange = (exchange) => witness.see(exchange);
+  try {
+    await witness.start();
+    const others = client.call('other', 'PATCH', '/settings', { color_scheme: 3 });
+    await othersChangeMade;
+    // member's answer comes first; reading the queues then shows other's change too, whose answer is still held.
+    await client.call('member', 'PATCH', '/settings', { color_scheme: 2 });
+    assert.equal(await witness.othersChanges(['profile users\' settings']), { foreign: [], unclear: [] });
+    release();
+    await others;
+    // Three at once, their answers (and the reads after each) side by side.
+    await Promise.all((['member', 'other', 'admin'] as const).map((as, index) => client.call(as, 'PATCH', '/settings', { color_scheme: index + 1 })));
+    assert.equal(await witness.othersChanges(['profile users\' settings']), { foreign: [], unclear: [] });
+    // A change the run did not send, by another client: named.
+    const outsider = new Client(server.url, credentials, { rate: 0, timeoutMs: 5000 });
+    await outsider.call('admin', 'PATCH', '/settings', { color_scheme: 2 });
+    const seen = await witness.othersChanges(['profile users\' settings']);
+    assert.equal(seen.foreign, ['admin\'s setting color_scheme became 2, which this run did not set']);
+  } finally {
+    release();
+    await witness.stop();
+    await slow.close();
+    await server.close();
+  }
+});
+
+/** Whether Basic credentials name this email. */
+function callerIs(authorization: string | undefined, email: string): boolean {
+  return Buffer.from(String(authorization ?? '').replace(/^Basic /, ''), 'base64').toString().startsWith(`${email}:`);
+}
 
 test.run();
