@@ -66,7 +66,7 @@ export const OPERATIONS_BESIDE_AREAS = ['settings'];
 export const AREAS_ACROSS = ['general', 'organization'];
 
 /** What several areas of checks/ share; every other module there is an area or the index. */
-export const SHARED_CHECKS = ['world', 'generators', 'deliveries', 'uploads'];
+export const SHARED_CHECKS = ['world', 'generators', 'deliveries', 'uploads', 'settings'];
 
 export const isTest = (path: string) => path.endsWith('.test.ts') || /^(conformance|reference)\/test\//.test(path) || /(^|\/)test-helpers\.ts$/.test(path);
 

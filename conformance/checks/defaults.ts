@@ -1,71 +1,13 @@
 // Checks of the realm-level defaults of user settings (spec "Endpoints 1", "Resources: User
-// settings defaults", "Versioning"). The suite keeps its own copy of the spec's tables: the
-// judge does not take the judged's word for what the spec says.
+// settings defaults", "Versioning"), by the suite's own copy of the spec's tables (settings.ts).
 
 import fc from 'fast-check';
 import type { ParamList } from '../run/client.js';
 import { check, expect, modelRun, refused, refusedExactly, sharing, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { sameJson } from '../run/shape.js';
+import { exists, SPEC_SETTINGS, type SpecSetting } from './settings.js';
 import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
-type Kind =
-  | { readonly type: 'bool' }
-  | { readonly type: 'int'; readonly values: (level: number) => readonly number[] }
-  | { readonly type: 'free-int'; readonly sample: readonly [number, number] }
-  | { readonly type: 'string'; readonly values: readonly string[] }
-  | { readonly type: 'free-string' }
-  /** A setting whose values the spec does not give (renamed away): only its existence is known. */
-  | { readonly type: 'unknown' };
-
-interface SpecSetting {
-  readonly name: string;
-  readonly kind: Kind;
-  readonly since: number;
-  readonly before?: number;
-}
-
-const bool = (name: string, since = 96): SpecSetting => ({ name, kind: { type: 'bool' }, since });
-const oneTo = (n: number) => () => Array.from({ length: n }, (_, i) => i + 1);
-const int = (name: string, values: (level: number) => readonly number[], since = 96): SpecSetting => ({ name, kind: { type: 'int', values }, since });
-const str = (name: string, values: readonly string[], since = 96): SpecSetting => ({ name, kind: { type: 'string', values }, since });
-
-/** The spec's four tables, each setting from its level (never before 96, the operation's), and the names of Versioning until theirs. */
-export const SPEC_SETTINGS: readonly SpecSetting[] = [
-  ...['starred_message_counts', 'fluid_layout_width', 'high_contrast_mode', 'enable_drafts_synchronization', 'translate_emoticons', 'left_side_userlist',
-    'enable_stream_desktop_notifications', 'enable_stream_email_notifications', 'enable_stream_push_notifications', 'enable_stream_audible_notifications',
-    'enable_desktop_notifications', 'enable_sounds', 'enable_offline_email_notifications', 'enable_offline_push_notifications', 'enable_online_push_notifications',
-    'enable_digest_emails', 'message_content_in_email_notifications', 'pm_content_in_desktop_notifications', 'wildcard_mentions_notify', 'presence_enabled', 'enter_sends',
-  ].map((name) => bool(name)),
-  bool('receives_typing_notifications', 253), bool('web_suggest_update_timezone', 329), bool('display_emoji_reaction_users', 125),
-  bool('web_escape_navigates_to_home_view', 219), bool('hide_ai_features', 350), bool('web_left_sidebar_show_channel_folders', 411),
-  bool('web_left_sidebar_unreads_count_summary', 398), bool('automatically_follow_topics_where_mentioned', 235), bool('twenty_four_hour_time', 99),
-  ...['enable_followed_topic_desktop_notifications', 'enable_followed_topic_email_notifications', 'enable_followed_topic_push_notifications',
-    'enable_followed_topic_audible_notifications', 'enable_followed_topic_wildcard_mentions_notify'].map((name) => bool(name, 189)),
-  ...['send_private_typing_notifications', 'send_stream_typing_notifications', 'send_read_receipts'].map((name) => bool(name, 105)),
-  bool('web_navigate_to_sent_message', 268),
-  int('web_mark_read_on_scroll_policy', oneTo(3), 175),
-  int('web_channel_default_view', (level) => (level >= 401 ? [1, 2, 3, 4] : level >= 383 ? [1, 2, 3] : [1, 2]), 269),
-  int('color_scheme', oneTo(3)), int('demote_inactive_streams', oneTo(3)), int('user_list_style', oneTo(3), 141),
-  int('web_stream_unreads_count_display_policy', oneTo(3), 210),
-  int('desktop_icon_count_display', (level) => (level >= 227 ? [1, 2, 3, 4] : [1, 2, 3])),
-  int('realm_name_in_email_notifications_policy', oneTo(3), 168),
-  int('automatically_follow_topics_policy', oneTo(4), 214), int('automatically_unmute_topics_in_muted_streams_policy', oneTo(4), 214),
-  int('email_address_visibility', oneTo(5), 163),
-  { name: 'web_font_size_px', kind: { type: 'free-int', sample: [12, 20] }, since: 245 },
-  { name: 'web_line_height_percent', kind: { type: 'free-int', sample: [100, 180] }, since: 245 },
-  { name: 'email_notifications_batching_period_seconds', kind: { type: 'free-int', sample: [60, 86_400] }, since: 96 },
-  str('web_home_view', ['recent_topics', 'inbox', 'all_messages'], 219), str('emojiset', ['google', 'twitter', 'text']),
-  str('web_animate_image_previews', ['always', 'on_hover', 'never'], 275),
-  str('resolved_topic_notice_auto_read_policy', ['always', 'except_followed', 'never'], 385),
-  { name: 'notification_sound', kind: { type: 'free-string' }, since: 96 },
-  // Versioning: removed and renamed.
-  { ...bool('dense_mode'), before: 364 },
-  { ...bool('escape_navigates_to_default_view'), before: 219 },
-  { ...bool('realm_name_in_notifications'), before: 168 },
-  { name: 'default_view', kind: { type: 'unknown' }, since: 96, before: 219 },
-];
-
-const exists = (setting: SpecSetting, level: number) => level >= setting.since && (setting.before === undefined || level < setting.before);
 const settingsAt = (level: number) => SPEC_SETTINGS.filter((setting) => exists(setting, level) && setting.kind.type !== 'unknown');
 
 type Value = boolean | number | string;
