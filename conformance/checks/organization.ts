@@ -89,13 +89,13 @@ interface Organization {
   emoji: Map<string, string>;
   /** What the sequence's emoji names begin with (letters and digits): no other sequence's or run's name does. */
   emojiBase: string;
+  /** The sequence's topic, in the pool's channel and the third: its messages, and those its steps send. */
+  topic: string;
 }
 
-/** What one run of the model works with: its channel, the pool's messages, the users' IDs, its marker. */
+/** What one run of the model works with: its channels, the users' IDs, its marker (each sequence sends its own messages). */
 interface Pool {
   readonly channel: Channel;
-  readonly topic: string;
-  readonly messages: readonly number[];
   readonly ids: Record<Role, number>;
   /** Every text the model makes carries it: its objects are told from everything else's by it. */
   readonly marker: string;
@@ -108,7 +108,7 @@ interface Pool {
   /** A third channel, which actors leave and join again, and the run's messages in it (the pool's two are the last of its `messages`). */
   readonly third: Channel;
   readonly thirdMessages: Set<number>;
-  /** The earliest time a draft of the model can be stamped with: the newest pool message's, sent before. */
+  /** The earliest time a draft of the model can be stamped with: a message's, sent before the model began. */
   readonly since: number;
   /** Each actor's event queue, opened before the model's first step. */
   readonly queues: Record<Role, Queue>;
@@ -121,6 +121,11 @@ interface Pool {
   readonly maxTopicLength: number;
   /** Messages the run saw delivered (scheduled messages, reminders): a later delivery is another one. */
   readonly delivered: Set<number>;
+  /**
+   * Scheduled messages a lost step left due soon or failed (its request's outcome unknown): whether
+   * they are listed, sent or failed is no longer the model's to say. Deleted at the end of the sequence.
+   */
+  readonly openScheduled: Set<number>;
   /** Each actor's alert words of letters and digits, as POST /register gives them (the organization's own: the run adds none). */
   readonly alertWords: Record<Role, readonly string[]>;
 }
@@ -139,6 +144,7 @@ const clone = (state: Organization): Organization => ({
   deletedScheduled: [...state.deletedScheduled],
   emoji: new Map(state.emoji),
   emojiBase: state.emojiBase,
+  topic: state.topic,
 });
 
 /** A difference between the model and the world, with the rules whose statements predicted otherwise. */
@@ -715,7 +721,11 @@ function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CH
       const skipped: number[] = [];
       for (const id of new Set(ids())) {
         const flags = state.flags[as].get(id);
-        if (!flags) continue;
+        // A message whose flags the model does not know for the actor (never seen by it): whether it changed is unknown.
+        if (!flags) {
+          unknown.push(id);
+          continue;
+        }
         if (op === 'remove' && flag === 'read' && state.left.includes(as) && pool.thirdMessages.has(id)) {
           skipped.push(id);
           continue;
@@ -810,11 +820,11 @@ function sendMessage(as: Role, mentions: ReadonlyArray<{ readonly who: number; r
     label: `${as} sends a message to the pool's topic${third ? ' in the third channel' : ''}${named.length > 0 ? ` naming ${named.map(({ role, form }) => `${role} (${form})`).join(', ')}` : ''}${wildcard ? ', with @**all**' : ''}${alerted === null ? '' : `, with an alert word of ${alerted}'s ${ALERT_CASINGS[alert!.casing % ALERT_CASINGS.length]}`}`,
     // To the third channel from a subscriber: what an unsubscribed sender's own flags are is not stated.
     applies: (state) => !third || !state.left.includes(as),
-    async send(context, _state, pool) {
+    async send(context, state, pool) {
       const words = alerted === null ? [] : pool.alertWords[alerted];
       const word = words.length === 0 ? [] : [`(${cased(words[alert!.who % words.length]!, alert!.casing)})`];
       content = [pool.marker, ...named.map(({ role, form }) => mentionText(form, context.probe.users[role])), ...(wildcard ? ['@**all**'] : []), ...word].join(' ');
-      const answer = await context.call(as, 'POST', '/messages', { type: 'stream', to: third ? pool.third.id : pool.channel.id, topic: pool.topic, content });
+      const answer = await context.call(as, 'POST', '/messages', { type: 'stream', to: third ? pool.third.id : pool.channel.id, topic: state.topic, content });
       if (Number.isInteger(answer.body?.id)) context.noteMessage(answer.body.id);
       return answer;
     },
@@ -1037,7 +1047,7 @@ function typing(as: Role, channel: boolean, audience: number, op: 'start' | 'sto
     label: `${as} ${op}s typing ${channel ? 'in the pool\'s topic' : `to ${to.join(' and ')}`}`,
     typing: { to, direct: !channel },
     applies: (state, context) => context.level >= 253 && to.every((role) => typeof state.own[role][TYPING_SETTING] === 'boolean'),
-    send: (context, _state, pool) => context.call(as, 'POST', '/typing', channel ? { op, type: 'stream', stream_id: pool.channel.id, topic: pool.topic } : { op, to: to.map((role) => pool.ids[role]) as never }, { repeatable: true }),
+    send: (context, state, pool) => context.call(as, 'POST', '/typing', channel ? { op, type: 'stream', stream_id: pool.channel.id, topic: state.topic } : { op, to: to.map((role) => pool.ids[role]) as never }, { repeatable: true }),
     apply(_state, answer) {
       return succeededAnswer(answer) ? [] : [{ rules: ['typing.reaches-receivers'], text: `${this.label}: POST /typing answered ${told(answer)}` }];
     },
@@ -1109,7 +1119,7 @@ type World = Pick<Organization, 'drafts' | 'scheduled' | 'flags' | 'fields' | 's
 const audience = (to: unknown, self: number) => (Array.isArray(to) ? [...new Set(to.filter((id) => id !== self))].sort((a, b) => a - b).join(',') : String(to));
 const KIND: Record<string, string> = { '': '', stream: 'stream', channel: 'stream', private: 'private', direct: 'private' };
 
-async function readWorld(context: Context, pool: Pool, withSettings: boolean, emojiBase: string): Promise<World> {
+async function readWorld(context: Context, pool: Pool, withSettings: boolean, emojiBase: string, topic: string): Promise<World> {
   const world: World = { drafts: { member: [], other: [], admin: [] }, scheduled: { member: [], other: [], admin: [] }, flags: { member: new Map(), other: new Map(), admin: new Map() }, fields: [], summaryElsewhere: 0, emoji: new Map() };
   const ours = (text: unknown) => typeof text === 'string' && text.includes(pool.marker);
   for (const as of ACTORS) {
@@ -1122,11 +1132,11 @@ async function readWorld(context: Context, pool: Pool, withSettings: boolean, em
       world.scheduled[as] = scheduled.filter((item: any) => ours(item.content)).map((item: any) => ({ id: item.scheduled_message_id, type: (KIND[item.type] ?? item.type) as Scheduled["type"], to: item.to, topic: item.topic, content: item.content, at: item.scheduled_delivery_timestamp }));
     }
     // The pool's topic holds the pool's messages and those the steps send, each with the marker: the newest hundred hold every one the model follows.
-    for (const message of await readConversation(context, as, { channel: pool.channel.id, topic: pool.topic }, 100)) {
+    for (const message of await readConversation(context, as, { channel: pool.channel.id, topic }, 100)) {
       if (ours(message.content) && Array.isArray(message.flags)) world.flags[as].set(message.id, new Set(message.flags.filter((flag: string) => OBSERVED.includes(flag))));
     }
     // The third channel's: a public channel's history, read whether the actor is subscribed or not.
-    for (const message of await readConversation(context, as, { channel: pool.third.id, topic: pool.topic }, 100)) {
+    for (const message of await readConversation(context, as, { channel: pool.third.id, topic }, 100)) {
       if (!ours(message.content) || !Array.isArray(message.flags)) continue;
       pool.thirdMessages.add(message.id);
       world.flags[as].set(message.id, new Set(message.flags.filter((flag: string) => OBSERVED.includes(flag))));
@@ -1186,7 +1196,7 @@ function differences(model: Organization, world: World, pool: Pool): Problem[] {
       if (within && !(typeof value === 'string' && characterLength(value) <= within.max)) problems.push({ rules: [within.field === 'content' ? 'scheduled.content-limit' : 'scheduled.topic-limit'], text: `${as}'s scheduled message ${item.id} keeps a ${within.field} of ${typeof value === 'string' ? characterLength(value) : JSON.stringify(value)} characters, past the limit of ${within.max}` });
     }
     const scheduled = new Map(model.scheduled[as].map((item) => [item.id, key(closed(item), self)]));
-    const listed = new Map(world.scheduled[as].map((item) => [item.id, key(closed(item), self)]));
+    const listed = new Map(world.scheduled[as].filter((item) => !pool.openScheduled.has(item.id)).map((item) => [item.id, key(closed(item), self)]));
     for (const [id, want] of scheduled) {
       if (!listed.has(id)) problems.push({ rules: ['scheduled.own-messages-only', 'scheduled.delete-removes'], text: `${as}'s scheduled message ${id} (${want}) is missing from GET /scheduled_messages` });
       else if (listed.get(id) !== want) problems.push({ rules: ['scheduled.edits-follow-model', 'scheduled.own-messages-only'], text: `${as}'s scheduled message ${id} is listed as ${listed.get(id)}, not ${want}` });
@@ -1198,7 +1208,8 @@ function differences(model: Organization, world: World, pool: Pool): Problem[] {
         // A message not received, in no history of the actor's yet: a server may not show it (reading history is not the spec's).
         if (model.openFlags[as].get(id)?.has('historical')) continue;
         // A message the model sent is in the newest hundred of its topic: its recipient reads it there.
-        if (!pool.messages.includes(id)) problems.push({ rules: ['flags.messages-start-unread'], text: `${as} received message ${id} of ${pool.thirdMessages.has(id) ? pool.third.name : pool.channel.name}, and does not find it in the topic ${JSON.stringify(pool.topic)} among its newest hundred` });
+        // Every message the model follows is in the sequence's topic, which holds a few dozen: its recipient reads it there.
+        problems.push({ rules: ['flags.messages-start-unread'], text: `${as} received message ${id} of ${pool.thirdMessages.has(id) ? pool.third.name : pool.channel.name}, and does not find it in the topic ${JSON.stringify(model.topic)}` });
         continue;
       }
       const open = model.openFlags[as].get(id);
@@ -1243,9 +1254,9 @@ function flagRules(flag: string, set: boolean): RuleId[] {
 }
 
 /** The model as the world is now: at the start, and again after a transient fault hid what a request did. */
-function fromWorld(world: World, left: readonly Role[], messages: readonly number[], emojiBase: string, deletedScheduled: number[] = [], openFlags?: Organization['openFlags']): Organization {
+function fromWorld(world: World, left: readonly Role[], messages: readonly number[], emojiBase: string, topic: string, deletedScheduled: number[] = [], openFlags?: Organization['openFlags']): Organization {
   return {
-    emoji: new Map([...world.emoji].filter(([key]) => !key.includes(' (again: '))), emojiBase,
+    emoji: new Map([...world.emoji].filter(([key]) => !key.includes(' (again: '))), emojiBase, topic,
     drafts: world.drafts, scheduled: world.scheduled, flags: world.flags, fields: world.fields, summaryElsewhere: world.summaryElsewhere,
     openFlags: openFlags ?? { member: new Map(), other: new Map(), admin: new Map() }, messages: [...messages], left: [...left],
     defaults: world.settings?.defaults ?? {}, own: world.settings?.own ?? { member: {}, other: {}, admin: {} }, deletedScheduled,
@@ -1299,7 +1310,7 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
       if (problem !== null) fail([{ rules: ['general.envelope'], text: `${steps[index]!.label}: ${problem}: ${told(answer)}` }], steps[index]!.label);
     }
     await judgeEvents(context, pool, model.state, steps, answers);
-    const world = await readWorld(context, pool, steps.some((step) => step.settings), model.state.emojiBase);
+    const world = await readWorld(context, pool, steps.some((step) => step.settings), model.state.emojiBase, model.state.topic);
     // Each order of the sequences: the first that explains every answer and the whole world is taken.
     const orders = permutations(sequences.length).map((order) => order.flatMap((which) => sequences[which]!.map((_, index) => startOf[which]! + index)));
     let closest: Problem[] | null = null;
@@ -1396,7 +1407,7 @@ async function judgeEvents(context: Context, pool: Pool, before: Organization, s
     // Only a step of another actor alone is judged here: in a pair, the actor's own step may tell its queue of the same messages.
     if (owners.has(as) || owners.size === 0) continue;
     // A message someone sent is theirs, whatever its text (another client may send the same words): it tells nothing of another's data.
-    const told = events.filter((event) => !/message$|^typing/.test(String(event?.type)) && (JSON.stringify(event).includes(pool.marker) || pool.messages.some((id) => mentionsMessage(event, id))));
+    const told = events.filter((event) => !/message$|^typing/.test(String(event?.type)) && (JSON.stringify(event).includes(pool.marker) || before.messages.some((id) => mentionsMessage(event, id))));
     if (told.length > 0) fail([{ rules: ['general.own-data-only'], text: `${as}'s event queue was told of what ${[...owners].join(' and ')} did to its own data: ${JSON.stringify(told).slice(0, 400)}` }], label);
   }
 }
@@ -1667,18 +1678,13 @@ function everyOperationInSmoke(): Command[] {
 function poolOf(context: Context): Promise<Pool> {
   return context.memo('organization-pool', async () => {
     const channel = await createChannel(context, 'organization', ['member', 'other', 'admin']);
-    const topic = 'organization';
     const marker = context.token('organization');
     const fieldMarker = context.token('organization-field');
     const second = await createChannel(context, 'organization-2', ['member', 'other', 'admin']);
     const third = await createChannel(context, 'organization-3', ['member', 'other', 'admin']);
-    const messages: number[] = [];
-    for (const as of ['member', 'other', 'admin', 'other'] as const) messages.push(await send(context, as, channel, `${marker} message of ${as}`, topic));
-    const thirdMessages: number[] = [];
-    for (const as of ['member', 'admin'] as const) thirdMessages.push(await send(context, as, third, `${marker} message of ${as} in the third channel`, topic));
-    messages.push(...thirdMessages);
-    // The server's time when the last of them was sent: no draft of the model can be stamped before it.
-    const since = Math.max(...(await readConversation(context, 'member', { channel: channel.id, topic }, 10)).filter((message) => messages.includes(message.id)).map((message) => Number(message.timestamp)));
+    // The server's time of a message sent now: no draft of the model can be stamped before it.
+    const first = await send(context, 'member', channel, `${marker} the model begins`, 'organization');
+    const since = Number((await readConversation(context, 'member', { channel: channel.id, topic: 'organization' }, 10)).find((message) => message.id === first)?.timestamp);
     const ids = Object.fromEntries(ACTORS.map((as) => [as, context.probe.users[as].id])) as Record<Role, number>;
     const alertWords = {} as Record<Role, readonly string[]>;
     for (const as of ACTORS) alertWords[as] = ((await fetchState(context, as, ['alert_words'])).alert_words ?? []).filter((word: unknown) => typeof word === 'string' && /^[\p{L}\p{N}]+$/u.test(word));
@@ -1688,12 +1694,15 @@ function poolOf(context: Context): Promise<Pool> {
     context.cleanup.atEnd('delete the organization model\'s event queues', async () => {
       for (const queue of Object.values(queues)) await queue.remove();
     });
-    return { channel, second, third, thirdMessages: new Set(thirdMessages), topic, messages, ids, marker, fieldMarker, queues, since, level: context.level, uploaders: await uploaders(context), emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength, delivered: new Set<number>(), alertWords };
+    return { channel, second, third, thirdMessages: new Set<number>(), ids, marker, fieldMarker, queues, since, level: context.level, uploaders: await uploaders(context), emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength, delivered: new Set<number>(), openScheduled: new Set<number>(), alertWords };
   });
 }
 
 /** What a sequence made is removed, and the defaults it changed put back, as the end of the run would. */
-async function removeWhatWasMade(context: Context, model: Organization): Promise<void> {
+async function removeWhatWasMade(context: Context, model: Organization, pool: Pool): Promise<void> {
+  // Those a lost step left open, whoever's: deleting one that was sent or is another's is refused, and changes nothing.
+  for (const id of pool.openScheduled) for (const as of ACTORS) await context.cleanup.request(`delete scheduled message ${id}`, () => context.call(as, 'DELETE', `/scheduled_messages/${id}`));
+  pool.openScheduled.clear();
   for (const as of ACTORS) {
     for (const draft of model.drafts[as]) await context.cleanup.request(`delete draft ${draft.id}`, () => context.call(as, 'DELETE', `/drafts/${draft.id}`));
     for (const item of model.scheduled[as]) await context.cleanup.request(`delete scheduled message ${item.id}`, () => context.call(as, 'DELETE', `/scheduled_messages/${item.id}`));
@@ -1728,19 +1737,41 @@ async function runModel(context: Context): Promise<void> {
   await context.property(fc.commands([commandArbitrary], { maxCommands: 12 }), async (commands) => {
     // Emoji names of this sequence alone: a name deactivated before (by an earlier sequence's clean-up) is free or not as a server decides.
     const emojiBase = `${context.prefix}o${context.serial('organization emoji')}`;
-    const model: ModelState = { state: fromWorld(await readWorld(context, pool, true, emojiBase), await readLeft(context, pool), pool.messages, emojiBase), pool };
+    // Messages of the sequence's own, in a topic of its own in each channel, every actor subscribed to both: what
+    // earlier sequences sent (and other clients beside them) never crowds them out of the topic's newest hundred.
+    const topic = `organization ${context.serial('organization topic')}`;
+    for (const as of await readLeft(context, pool)) succeeded(await context.call(as, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: pool.third.name }] }, { repeatable: true }), `POST /users/me/subscriptions ${pool.third.name} as ${as}`);
+    const messages: number[] = [];
+    for (const as of ['member', 'other', 'admin', 'other'] as const) messages.push(await send(context, as, pool.channel, `${pool.marker} message of ${as}`, topic));
+    for (const as of ['member', 'admin'] as const) {
+      const id = await send(context, as, pool.third, `${pool.marker} message of ${as} in the third channel`, topic);
+      pool.thirdMessages.add(id);
+      messages.push(id);
+    }
+    const model: ModelState = { state: fromWorld(await readWorld(context, pool, true, emojiBase, topic), [], messages, emojiBase, topic), pool };
     // What the queues heard before (the last sequence's clean-up) is not this sequence's.
     for (const as of ACTORS) await pollEvents(context, as, pool.queues[as], () => true, 0);
     try {
       await modelRun(context, model, commands as Iterable<fc.AsyncCommand<ModelState, Context>>, async (state) => {
         // What the queues heard up to now belongs to the steps before: a lost poll leaves its events to the next.
         for (const as of ACTORS) await pollEvents(context, as, pool.queues[as], () => true, 0);
+        // What a lost step of the clock's left due soon (a scheduled message, a reminder) comes due now, and
+        // what is then sent is nobody's later delivery; a message it left failed, or due, is open from now on.
+        let now: number | null = null;
+        if (context.deliveryState.mode === 'clock') {
+          now = await advanceClock(context, DUE_IN + 120);
+          for (const as of ACTORS) for (const message of await recentMessages(context, as, 50)) pool.delivered.add(message.id);
+        }
         // A message a lost request may have sent is found by the marker it carries, and followed from then on.
-        const world = await readWorld(context, pool, true, emojiBase);
-        state.state = fromWorld(world, await readLeft(context, pool), [...new Set([...state.state.messages, ...world.flags.member.keys()])].sort((a, b) => a - b), emojiBase, state.state.deletedScheduled, state.state.openFlags);
+        const world = await readWorld(context, pool, true, emojiBase, state.state.topic);
+        for (const as of ACTORS) {
+          for (const item of world.scheduled[as]) if (now !== null && item.at <= now + DAY) pool.openScheduled.add(item.id);
+          world.scheduled[as] = world.scheduled[as].filter((item) => !pool.openScheduled.has(item.id));
+        }
+        state.state = fromWorld(world, await readLeft(context, pool), [...new Set([...state.state.messages, ...world.flags.member.keys()])].sort((a, b) => a - b), emojiBase, state.state.topic, state.state.deletedScheduled, state.state.openFlags);
       });
     } finally {
-      await removeWhatWasMade(context, model.state);
+      await removeWhatWasMade(context, model.state, pool);
     }
   }, { runs: context.options.runs, boundaries: boundaries as never });
 }
