@@ -225,11 +225,15 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     // The budget is the must rules': decisions asked for (--decisions) come on top, each with what it costs.
     const decided = selected.filter((check) => ruleById(check.rule)!.severity === 'decision' && applicability(ruleById(check.rule)!, check, probe!, options) === null);
     const budget = (options.smokeBudget ?? SMOKE_BUDGET) + decided.reduce((sum, check) => sum + smokeCostOf(check), 0);
+    const begun = new Set<string>();
     const run = async (check: Check) => {
       running = check.rule;
       options.onStart?.(check.rule, position.get(check.rule)!, order.length);
       // A smoke run keeps its budget, clean-up included: a rule that would pass it is not begun.
-      const over = options.smoke ? overBudget(check, spent(), cleanup.pendingCost, budget) : null;
+      begun.add(check.rule);
+      // A check that yields keeps room for every must rule not begun yet: the order the lease gives does not decide which run.
+      const reserved = check.yieldsInSmoke ? order.filter((other) => !begun.has(other.rule) && !other.yieldsInSmoke && ruleById(other.rule)!.severity === 'must' && applicability(ruleById(other.rule)!, other, probe!, options) === null).reduce((sum, other) => sum + smokeCostOf(other), 0) : 0;
+      const over = options.smoke ? overBudget(check, spent() + reserved, cleanup.pendingCost, budget, reserved) : null;
       if (over !== null && applicability(ruleById(check.rule)!, check, probe!, options) === null) {
         const result = notChecked(check, over);
         results.push(result);
@@ -399,11 +403,12 @@ const cleanupCost = (pending: number) => pending + 14 + 3 + 2;
  * Why a rule would take a smoke run past its budget, or null: the requests made so far, what the
  * clean-up will take, and the most the rule took in smoke runs against the reference (costs.ts).
  */
-function overBudget(check: Check, spent: number, pending: number, budget: number): string | null {
+function overBudget(check: Check, spent: number, pending: number, budget: number, reserved = 0): string | null {
   const need = smokeCostOf(check);
   const left = budget - spent - cleanupCost(pending);
   if (need <= left) return null;
-  return `not checked: a smoke run makes at most ${budget} requests, clean-up included, and ${spent} were made; this rule takes up to ${need} and the clean-up ${cleanupCost(pending)} (run without --smoke to check it)`;
+  const made = spent - reserved;
+  return `not checked: a smoke run makes at most ${budget} requests, clean-up included, and ${made} were made; this rule takes up to ${need}${reserved > 0 ? `, the must rules not begun yet up to ${reserved} (it yields to them)` : ''} and the clean-up ${cleanupCost(pending)} (run without --smoke to check it)`;
 }
 
 /** general.envelope's verdict with what the run saw of the envelope in every other rule's answers. */

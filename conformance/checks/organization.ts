@@ -700,7 +700,7 @@ function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CH
   const ids = () => named;
   const changeable = (FLAGS as readonly string[]).includes(flag);
   return {
-    label: `${as} ${op === 'add' ? 'adds' : 'removes'} ${JSON.stringify(flag)} on messages ${positions.map((position) => (position < 0 ? 'the newest' : `#${position}`)).join(', ')}${extra ? `, with ${UNSUPPORTED}` : ''}${invalid === null ? '' : invalid === 'op' ? ', with op "toggle"' : `, without ${invalid.slice(3)}`}`,
+    label: `${as} ${op === 'add' ? 'adds' : 'removes'} ${JSON.stringify(flag)} on messages ${runsOf(positions).map(([position, times]) => `${position < 0 ? 'the newest' : `#${position}`}${times > 1 ? ` ×${times}` : ''}`).join(', ')}${extra ? `, with ${UNSUPPORTED}` : ''}${invalid === null ? '' : invalid === 'op' ? ', with op "toggle"' : `, without ${invalid.slice(3)}`}`,
     owner: as,
     applies: () => positions.length > 0,
     send: (context, state) => {
@@ -791,6 +791,17 @@ function alertWordIn(text: string, word: string): 'yes' | 'no' | 'open' {
   return found;
 }
 
+/** A list as its runs of equal items, each with how many times it comes in a row. */
+function runsOf(list: readonly number[]): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  for (const item of list) {
+    const last = runs[runs.length - 1];
+    if (last && last[0] === item && list.length > 8) last[1]++;
+    else runs.push([item, 1]);
+  }
+  return runs;
+}
+
 /** How a message names a user: the spec's table says which forms mention (set `mentioned`) and which are silent. */
 const MENTION_FORMS = ['name', 'name|id', '|id', 'silent'] as const;
 
@@ -875,31 +886,36 @@ function sendMessage(as: Role, mentions: ReadonlyArray<{ readonly who: number; r
  */
 const EMOJI_NAMES = [' a', '_A', '-b', ' B-2', '_c_d', ' C D', ' e', ' f', '.c', '!'] as const;
 const ALLOWED_EMOJI_NAMES = 8;
-type EmojiBody = 'png' | 'gif' | 'gif87' | 'two files' | 'no file';
+/** A body: one image (a PNG, a GIF, a GIF87a; a PNG of exactly the size limit), or one that breaks the spec (two files, none, a byte past the limit). */
+type EmojiBody = 'png' | 'gif' | 'gif87' | 'at the limit' | 'two files' | 'no file' | 'a byte past the limit';
 
 function uploadEmoji(as: Role, name: number, body: EmojiBody): Step {
   const suffix = EMOJI_NAMES[name % EMOJI_NAMES.length]!;
   const allowedName = name % EMOJI_NAMES.length < ALLOWED_EMOJI_NAMES;
-  const valid = allowedName && (body === 'png' || body === 'gif' || body === 'gif87');
+  const valid = allowedName && (body === 'png' || body === 'gif' || body === 'gif87' || body === 'at the limit');
   let uploaded = '';
   return {
-    label: `${as} uploads a custom emoji named base+${JSON.stringify(suffix)}${valid || body === 'png' || body.startsWith('gif') ? ` (a ${body === 'gif87' ? 'GIF87a' : body.toUpperCase()})` : ` with ${body}`}`,
+    label: `${as} uploads a custom emoji named base+${JSON.stringify(suffix)}${body === 'png' || body.startsWith('gif') ? ` (a ${body === 'gif87' ? 'GIF87a' : body.toUpperCase()})` : body.endsWith('limit') ? ` (a PNG ${body})` : ` with ${body}`}`,
     applies: () => true,
     async send(context, state) {
       uploaded = `${state.emojiBase}${suffix}`;
       const file = (data: Buffer, kind: string): FilePart => ({ file: true, filename: `emoji.${kind}`, type: `image/${kind}`, data });
-      const params: ParamList = body === 'png' ? { file: file(png(), 'png') } : body === 'gif' ? { file: file(gif(), 'gif') } : body === 'gif87' ? { file: file(gif87(), 'gif') } : body === 'two files' ? { file: file(png(), 'png'), another: file(gif(), 'gif') } : { note: 'no file' };
+      // The spec's limit, as the target says it (/register's max_icon_file_size_mib), in bytes.
+      const limit = context.probe.emojiLimit.mib * 1024 * 1024;
+      const params: ParamList = body === 'png' ? { file: file(png(), 'png') } : body === 'gif' ? { file: file(gif(), 'gif') } : body === 'gif87' ? { file: file(gif87(), 'gif') }
+        : body === 'at the limit' ? { file: file(png(limit), 'png') } : body === 'a byte past the limit' ? { file: file(png(limit + 1), 'png') }
+          : body === 'two files' ? { file: file(png(), 'png'), another: file(gif(), 'gif') } : { note: 'no file' };
       return context.call(as, 'POST', `/realm/emoji/${encodeURIComponent(uploaded)}`, params, { multipart: true, repeatable: !valid });
     },
     apply(state, answer, pool) {
       const key = sameName(uploaded);
-      if (!valid) return refusedAnswer(answer) ? [] : [{ rules: [allowedName ? 'emoji.one-file-part' : 'emoji.name-characters'], text: `${this.label}: answered ${told(answer)}, not refused` }];
+      if (!valid) return refusedAnswer(answer) ? [] : [{ rules: [!allowedName ? 'emoji.name-characters' : body === 'a byte past the limit' ? 'emoji.size-limit' : 'emoji.one-file-part'], text: `${this.label}: answered ${told(answer)}, not refused` }];
       // Who may upload is the organization's configuration, read from /register; a name in use may be refused (not shown).
       const may = pool.uploaders.may.has(as);
       const known = pool.uploaders.known.has(as);
       if (known && !may) return refusedAnswer(answer) ? [] : [{ rules: ['emoji.upload-access'], text: `${this.label}: the organization does not let ${as} upload custom emoji, yet the upload was answered ${told(answer)}` }];
       if (state.emoji.has(key) || (!known && refusedAnswer(answer))) return succeededAnswer(answer) || refusedAnswer(answer) ? [] : [{ rules: ['emoji.upload-stores'], text: `${this.label}: answered ${told(answer)}` }];
-      if (!succeededAnswer(answer)) return [{ rules: ['emoji.upload-stores', 'emoji.name-alphabet'], text: `${this.label}: the organization lets ${as} upload, the name is allowed and the file one image, yet the upload was answered ${told(answer)}` }];
+      if (!succeededAnswer(answer)) return [{ rules: body === 'at the limit' ? ['emoji.size-limit'] : ['emoji.upload-stores', 'emoji.name-alphabet'], text: `${this.label}: the organization lets ${as} upload, the name is allowed and the file one image, yet the upload was answered ${told(answer)}` }];
       state.emoji.set(key, uploaded);
       return [];
     },
@@ -1506,6 +1522,8 @@ function everyOperationByEveryActor(): Command[] {
     for (const flag of [...FLAGS].reverse()) commands.push(one(updateFlags(as, 'remove', flag, [3, 0, 4], true)));
     for (const flag of FLAGS) commands.push(one(updateFlags(as, 'add', flag, [4, 3])), one(updateFlags(as, 'remove', flag, [4, 3, 2])));
     for (const invalid of Object.keys(FLAGS_FAULTS) as FlagsFault[]) commands.push(one(updateFlags(as, 'add', 'starred', [1], false, invalid)));
+    // More than a hundred IDs in one request (one message a hundred times, then others): every one is changed.
+    commands.push(one(updateFlags(as, 'add', 'collapsed', [...Array<number>(100).fill(1), 2, 3])), one(updateFlags(as, 'remove', 'collapsed', [...Array<number>(100).fill(2), 3, 1])));
     commands.push(
       one(updateFlags(as, 'add', 'mentioned', [0])),
       one(updateFlags(as, 'remove', 'historical', [1])),
@@ -1517,6 +1535,8 @@ function everyOperationByEveryActor(): Command[] {
       ...[0, 1, 2, 3, 4, 5, 8, 9].map((name) => one(uploadEmoji(as, name, name === 2 ? 'gif' : name === 4 ? 'gif87' : 'png'))),
       one(uploadEmoji(as, 6, 'two files')),
       one(uploadEmoji(as, 7, 'no file')),
+      one(uploadEmoji(as, 6, 'a byte past the limit')),
+      one(uploadEmoji(as, 7, 'at the limit')),
     );
     perActor.push(commands.splice(start));
   }
@@ -1718,7 +1738,8 @@ async function removeWhatWasMade(context: Context, model: Organization, pool: Po
 }
 
 const mustChecks: Check[] = [
-  check('organization.model', runModel, ['channel'], ['organization defaults', 'profile fields', 'profile users\' settings', 'typing among the profile users']),
+  // Its smoke form yields to the per-rule checks: where the budget has no room for all, it is the one not begun.
+  { ...check('organization.model', runModel, ['channel'], ['organization defaults', 'profile fields', 'profile users\' settings', 'typing among the profile users']), yieldsInSmoke: true },
 ];
 
 async function runModel(context: Context): Promise<void> {

@@ -131,6 +131,11 @@ export interface Check {
   readonly needs: readonly Capability[];
   /** What of the shared state the check changes or reads; none: it runs at once, without the lease. */
   readonly shares: readonly Shared[];
+  /**
+   * In a smoke run, the check is begun only where the budget keeps room for every other must rule
+   * not yet begun as well: whenever the lease lets it run, it never takes another rule's place.
+   */
+  readonly yieldsInSmoke?: boolean;
   run(context: Context): Promise<void>;
 }
 

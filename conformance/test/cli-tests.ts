@@ -637,9 +637,9 @@ test('--smoke: every applicable must rule in at most 1,200 requests, clean-up, l
       assert.ok(report.requests <= 1200, `seed ${seed}: ${report.requests} requests`);
       for (const rule of report.rules) {
         assert.type(rule.requests, 'number');
-        // The organization model runs last, where the budget has room for its smoke form (every operation by every
-        // actor, about 140 requests): after every per-rule check it has none, and says so.
-        if (rule.id === 'organization.model') assert.ok(rule.status === 'pass' || (rule.status === 'skip' && /^not checked: a smoke run makes at most 1200 requests/.test(rule.message)), `seed ${seed}, ${rule.id}: ${rule.status} ${rule.message}`);
+        // The organization model's smoke form yields to the per-rule checks (every must rule not begun keeps its room,
+        // whenever the lease lets the model run): with the budget they leave, it is not begun, and says so.
+        if (rule.id === 'organization.model') assert.ok(rule.status === 'pass' || (rule.status === 'skip' && /^not checked: a smoke run makes at most 1200 requests.*(it yields to them|this rule takes up to)/.test(rule.message)), `seed ${seed}, ${rule.id}: ${rule.status} ${rule.message}`);
         else if (rule.severity === 'must') assert.ok(rule.status === 'pass' || /feature level/.test(rule.message) || (rule.id === 'emoji.upload-access' && rule.status === 'skip' && /lets every user of the profile upload/.test(rule.message)), `seed ${seed}, ${rule.id}: ${rule.status} ${rule.message}`);
       }
       assert.is(report.rules.reduce((sum: number, rule: any) => sum + rule.requests, 0) <= report.requests, true);
