@@ -144,7 +144,7 @@ export const RULE_COSTS: Readonly<Record<string, number>> = {
   'general.date-header': 10,
   'general.channel-history-read': 10,
   'general.message-rendering': 10,
-  'organization.model': 3060,
+  'organization.model': 5200,
 };
 
 export const SMOKE_COSTS: Readonly<Record<string, number>> = {
@@ -288,5 +288,5 @@ export const SMOKE_COSTS: Readonly<Record<string, number>> = {
   'general.date-header': 2,
   'general.channel-history-read': 4,
   'general.message-rendering': 4,
-  'organization.model': 163,
+  'organization.model': 193,
 };
