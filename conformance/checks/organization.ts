@@ -1654,7 +1654,8 @@ function everyOperationByEveryActor(): Command[] {
 }
 
 /**
- * A smoke run's boundary: every operation by every actor at least once, in three commands, each
+ * A smoke run's boundary: every operation by every actor at least once, in three commands (and the
+ * reminders after them, one actor after another, where the target has the reference clock), each
  * the three actors' sequences sent side by side (an actor's own requests one after another), the
  * world read after each command. The steps of one command touch each actor's own data, or are
  * refused, so that every order of the sequences leaves one world; what one sequence names was
@@ -1691,6 +1692,8 @@ function everyOperationInSmoke(): Command[] {
       updateDefaults(as, [{ setting: index, value: 1, invalid: false }]),
       ...(as === 'admin' ? [deleteField(0)] : []),
     ]),
+    // Reminders, the seventh operation: each actor's in turn (each moves the clock, so never at once with another step).
+    new Command([], [ACTORS.map((as, index) => remind(as, index, index === 2 ? null : index))]),
   ];
 }
 
