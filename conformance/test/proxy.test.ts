@@ -143,6 +143,11 @@ for (const [rate, dialect, decisions, smoke, seed] of matrix) {
     const [directUnchecked, faultyUnchecked] = [unchecked(direct.report), unchecked(faulty.report)];
     const judged = (report: typeof direct.report) => statuses({ ...report, rules: report.rules.filter((rule) => !directUnchecked.has(rule.id) && !faultyUnchecked.has(rule.id)) });
     if (smoke) console.log(`  unchecked for the budget: ${directUnchecked.size} directly, ${faultyUnchecked.size} through the proxy`);
+    // Where a verdict differs, the failing side's message says why.
+    const directly = new Map(direct.report.rules.map((rule) => [rule.id, rule]));
+    const why = faulty.report.rules.filter((rule) => directly.has(rule.id) && directly.get(rule.id)!.status !== rule.status && !directUnchecked.has(rule.id) && !faultyUnchecked.has(rule.id))
+      .map((rule) => `${rule.id}: ${directly.get(rule.id)!.status} directly${directly.get(rule.id)!.message ? ` (${directly.get(rule.id)!.message.slice(0, 600)})` : ''}, ${rule.status} through the proxy${rule.message ? ` (${rule.message.slice(0, 1500)})` : ''}`);
+    assert.equal(why, [], why.join('\n'));
     assert.equal(judged(faulty.report), judged(direct.report));
     assert.equal(faulty.left, []);
     assert.equal(direct.left, []);
