@@ -288,5 +288,5 @@ export const SMOKE_COSTS: Readonly<Record<string, number>> = {
   'general.date-header': 2,
   'general.channel-history-read': 4,
   'general.message-rendering': 4,
-  'organization.model': 193,
+  'organization.model': 243,
 };
