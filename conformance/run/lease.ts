@@ -17,7 +17,7 @@
 // - A run releases by deleting its claims: at the end of the shared rules, in cleanup (also on
 //   Ctrl-C), by --undo (the journal has each claim) and by --sweep-only (every claim).
 
-import { sleep, type Client, type Role } from './client.js';
+import { sleep, TransientError, type Client, type Role } from './client.js';
 import { cleanedUp, type Cleanup } from './cleanup.js';
 
 export const LEASE_USER: Role = 'admin';
@@ -26,6 +26,8 @@ const CLAIM = /^teamchat-conformance lease: run (\S+), ttl (\d+) s, since (\d+|-
 export const SETTLE_MS = 2000;
 export const DEFAULT_LEASE_TTL = 60;
 export const DEFAULT_LEASE_WAIT = 600;
+/** How often a claim is posted at most when transient faults hide whether it was made. */
+const CLAIM_TRIES = 6;
 
 export interface Claim {
   readonly id: number;
@@ -112,12 +114,33 @@ export class Lease {
 
   private async makeClaim(): Promise<void> {
     const content = claimContent(this.run, this.options.ttl, this.since);
-    const response = await this.client.call(LEASE_USER, 'POST', '/drafts', { drafts: [{ type: '', to: [], topic: '', content }] });
-    const id = response.body?.ids?.[0];
-    if (response.body?.result !== 'success' || !Number.isInteger(id)) throw new LeaseError(`POST /drafts as ${LEASE_USER} (the lease's claim): ${response.status} ${response.text.slice(0, 200)}`);
+    const id = await this.postClaim(content);
     // Gone already (a sweep, the user) is released all the same: cleanedUp takes a refusal in JSON.
     const step = this.cleanup.atEnd('release the server\'s lease', async () => cleanedUp(await this.client.call(LEASE_USER, 'DELETE', `/drafts/${id}`)), { as: LEASE_USER, method: 'DELETE', path: `/drafts/${id}`, params: {}, owned: `run ${this.run},` });
     this.claims.push({ id, release: step.now });
+  }
+
+  /**
+   * Posts a claim draft and answers its ID. A transient fault hides whether it was made: the
+   * admin's drafts say (a claim of this content that is none of the run's known ones), and the
+   * claim is posted again only where it was not.
+   */
+  private async postClaim(content: string): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      const known = new Set(this.claims.map((claim) => claim.id));
+      let response;
+      try {
+        response = await this.client.call(LEASE_USER, 'POST', '/drafts', { drafts: [{ type: '', to: [], topic: '', content }] });
+      } catch (error) {
+        if (!(error instanceof TransientError) || attempt >= CLAIM_TRIES) throw error;
+        const made = (await this.readClaims()).find((claim) => claim.run === this.run && !known.has(claim.id) && claimContent(claim.run, claim.ttl, this.since === null ? null : claim.since) === content);
+        if (made) return made.id;
+        continue;
+      }
+      const id = response.body?.ids?.[0];
+      if (response.body?.result !== 'success' || !Number.isInteger(id)) throw new LeaseError(`POST /drafts as ${LEASE_USER} (the lease's claim): ${response.status} ${response.text.slice(0, 200)}`);
+      return id;
+    }
   }
 
   /** A new claim that keeps the run's `since`, then the old ones deleted: the claim never lapses. */
