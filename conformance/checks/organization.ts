@@ -523,7 +523,7 @@ function inConversation(message: any, item: Scheduled, self: number, pool: Pool)
  *   (scheduled.deleted-never-sent);
  * - `failed`: the clock passes it with the worker down and then up, late; where the server then
  *   lists it failed, an edit without a new time is refused and one with a time is accepted
- *   (scheduled.failed-needs-timestamp), and the message waits for its new time.
+ *   (scheduled.failed-needs-timestamp); whether it is still failed then is not shown, and the model leaves it.
  */
 function comeDue(as: Role, position: number, mode: 'sent' | 'deleted' | 'failed'): Step {
   let target: Scheduled;
@@ -603,7 +603,7 @@ function comeDue(as: Role, position: number, mode: 'sent' | 'deleted' | 'failed'
       outcome = 'sent';
       return moved;
     },
-    apply(state, answer) {
+    apply(state, answer, pool) {
       if (!succeededAnswer(answer)) return [{ rules: ['scheduled.edits-follow-model'], text: `${this.label}: moving its time to ${due} was answered ${told(answer)}` }];
       const rest = state.scheduled[as].filter((one) => one.id !== target.id);
       // Its time and content moved first (every outcome below starts from that edit).
@@ -612,7 +612,12 @@ function comeDue(as: Role, position: number, mode: 'sent' | 'deleted' | 'failed'
       else if (outcome === 'deleted') {
         state.scheduled[as] = rest;
         state.deletedScheduled.push(target.id);
-      } else if (outcome === 'failed') state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? { ...one, at: later } : one));
+      } else if (outcome === 'failed') {
+        // Retimed, whether it is failed still is not shown (Zulip clears it; another server may keep it,
+        // and then refuse an edit without a time): the model leaves it alone from now on.
+        state.scheduled[as] = rest;
+        pool.openScheduled.add(target.id);
+      }
       return found.map((problem) => ({ ...problem, text: `${this.label}: ${problem.text}` }));
     },
   };
