@@ -233,7 +233,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       begun.add(check.rule);
       // A check that yields keeps room for every must rule not begun yet: the order the lease gives does not decide which run.
       const reserved = check.yieldsInSmoke ? order.filter((other) => !begun.has(other.rule) && !other.yieldsInSmoke && ruleById(other.rule)!.severity === 'must' && applicability(ruleById(other.rule)!, other, probe!, options) === null).reduce((sum, other) => sum + smokeCostOf(other), 0) : 0;
-      const over = options.smoke ? overBudget(check, spent() + reserved, cleanup.pendingCost, budget, reserved) : null;
+      const over = options.smoke ? overBudget(check, spent(), cleanup.pendingCost, budget, reserved) : null;
       if (over !== null && applicability(ruleById(check.rule)!, check, probe!, options) === null) {
         const result = notChecked(check, over);
         results.push(result);
@@ -405,10 +405,9 @@ const cleanupCost = (pending: number) => pending + 14 + 3 + 2;
  */
 function overBudget(check: Check, spent: number, pending: number, budget: number, reserved = 0): string | null {
   const need = smokeCostOf(check);
-  const left = budget - spent - cleanupCost(pending);
+  const left = budget - spent - reserved - cleanupCost(pending);
   if (need <= left) return null;
-  const made = spent - reserved;
-  return `not checked: a smoke run makes at most ${budget} requests, clean-up included, and ${made} were made; this rule takes up to ${need}${reserved > 0 ? `, the must rules not begun yet up to ${reserved} (it yields to them)` : ''} and the clean-up ${cleanupCost(pending)} (run without --smoke to check it)`;
+  return `not checked: a smoke run makes at most ${budget} requests, clean-up included, and ${spent} were made; this rule takes up to ${need}${reserved > 0 ? `, the must rules not begun yet up to ${reserved} (it yields to them)` : ''} and the clean-up ${cleanupCost(pending)} (run without --smoke to check it)`;
 }
 
 /** general.envelope's verdict with what the run saw of the envelope in every other rule's answers. */

@@ -18,7 +18,7 @@ import type { RuleId } from '../rules.js';
 import { exists, SPEC_SETTINGS } from './settings.js';
 import { characterLength, MARKED, MISSING_ID } from './generators.js';
 import { gif, gif87, listEmoji, png, sameName, uploaders } from './uploads.js';
-import { advanceClock, createChannel, fetchState, linksToMessage, namesId, pollEvents, readConversation, recentMessages, registerQueue, send, targetNow, type Channel, type Queue } from './world.js';
+import { advanceClock, createChannel, fetchState, isTyping, linksToMessage, namesId, pollEvents, readConversation, recentMessages, registerQueue, send, targetNow, type Channel, type Queue } from './world.js';
 
 const ACTORS: readonly Role[] = ['member', 'other', 'admin'];
 const FLAGS = ['read', 'starred', 'collapsed'] as const;
@@ -105,7 +105,7 @@ interface Pool {
   readonly level: number;
   /** A second channel: a channel draft to both is refused. */
   readonly second: Channel;
-  /** A third channel, which actors leave and join again, and the run's messages in it (the pool's two are the last of its `messages`). */
+  /** A third channel, which actors leave and join again, and the run's messages in it (found as sent, and as read). */
   readonly third: Channel;
   readonly thirdMessages: Set<number>;
   /** The earliest time a draft of the model can be stamped with: a message's, sent before the model began. */
@@ -502,6 +502,20 @@ const DUE_IN = 600;
 /** How late the worker finds a message it is to fail: as the scheduled checks, ten minutes past its time (how a message fails is not shown). */
 const LATE = 10 * 60;
 
+/**
+ * With the reference clock: what a look finds three seconds before `due`, kept only where the clock
+ * (read again after the look: another run may move it) was still short of it, and what it finds once
+ * the clock has passed it.
+ */
+async function aroundDue<T>(context: Context, due: number, look: () => Promise<T[]>): Promise<{ early: T[]; then: number; after: T[] }> {
+  const read = await advanceClock(context, 0);
+  if (read < due - 3) await advanceClock(context, due - 3 - read);
+  const seen = await look();
+  const then = await advanceClock(context, 0);
+  await advanceClock(context, 120);
+  return { early: then < due ? seen : [], then, after: await look() };
+}
+
 /** Whether a message the actor sees is in the conversation a scheduled message names. */
 function inConversation(message: any, item: Scheduled, self: number, pool: Pool): boolean {
   if (item.type === 'stream') {
@@ -584,14 +598,9 @@ function comeDue(as: Role, position: number, mode: 'sent' | 'deleted' | 'failed'
         outcome = refusedAnswer(refused) && succeededAnswer(retimed) ? 'failed' : 'open';
         return moved;
       }
-      // Three seconds before its time: nothing sent yet, unless the clock (another run's) has passed it meanwhile.
-      const read = await advanceClock(context, 0);
-      if (read < due - 3) await advanceClock(context, due - 3 - read);
-      const early = newOnes(await recentMessages(context, as, 50), pool);
-      const then = await advanceClock(context, 0);
-      if (early.length > 0 && then < due) found.push({ rules: ['scheduled.sent-at-its-time'], text: `scheduled message ${target.id}, due at ${due}, was sent while the clock read ${then}: ${JSON.stringify(early.map((message) => message.content))}` });
-      await advanceClock(context, 120);
-      const sent = newOnes(await recentMessages(context, as, 50), pool);
+      // Three seconds before its time nothing is sent yet; past it, the message.
+      const { early, then, after: sent } = await aroundDue(context, due, async () => newOnes(await recentMessages(context, as, 50), pool));
+      if (early.length > 0) found.push({ rules: ['scheduled.sent-at-its-time'], text: `scheduled message ${target.id}, due at ${due}, was sent while the clock read ${then}: ${JSON.stringify(early.map((message) => message.content))}` });
       for (const message of sent) pool.delivered.add(message.id);
       const exact = sent.filter((message) => message.sender_id === pool.ids[as] && message.content === item.content && inConversation(message, item, pool.ids[as], pool));
       if (exact.length !== 1 || sent.length !== 1) {
@@ -661,13 +670,8 @@ function remind(as: Role, position: number, note: number | null): Step {
         const item = Array.isArray(listed) ? listed.find((one: any) => one.reminder_id === id) : undefined;
         if (!item || item.scheduled_delivery_timestamp !== due || !Object.values(item).includes(message)) found.push({ rules: ['reminders.create-returns-id'], text: `GET /reminders lists reminder ${id} as ${JSON.stringify(item)}, not for message ${message} at ${due}` });
       }
-      const read = await advanceClock(context, 0);
-      if (read < due - 3) await advanceClock(context, due - 3 - read);
-      const early = (await recentMessages(context, as, 50)).filter(fromBot(pool));
-      const then = await advanceClock(context, 0);
-      if (early.length > 0 && then < due) found.push({ rules: ['reminders.sent-at-its-time'], text: `reminder ${id}, due at ${due}, was delivered while the clock read ${then}` });
-      await advanceClock(context, 120);
-      const delivered = (await recentMessages(context, as, 50)).filter(fromBot(pool));
+      const { early, then, after: delivered } = await aroundDue(context, due, async () => (await recentMessages(context, as, 50)).filter(fromBot(pool)));
+      if (early.length > 0) found.push({ rules: ['reminders.sent-at-its-time'], text: `reminder ${id}, due at ${due}, was delivered while the clock read ${then}` });
       for (const one of delivered) pool.delivered.add(one.id);
       const self = pool.ids[as];
       const alone = (one: any) => one.type === 'private' && Array.isArray(one.display_recipient) && one.display_recipient.every((user: any) => user.id === self || user.id === one.sender_id);
@@ -1152,7 +1156,7 @@ async function readWorld(context: Context, pool: Pool, withSettings: boolean, em
       expect(Array.isArray(scheduled), `GET /scheduled_messages as ${as}: no scheduled_messages list`);
       world.scheduled[as] = scheduled.filter((item: any) => ours(item.content)).map((item: any) => ({ id: item.scheduled_message_id, type: (KIND[item.type] ?? item.type) as Scheduled["type"], to: item.to, topic: item.topic, content: item.content, at: item.scheduled_delivery_timestamp }));
     }
-    // The pool's topic holds the pool's messages and those the steps send, each with the marker: the newest hundred hold every one the model follows.
+    // The sequence's topic holds its messages and those its steps send, each with the marker: the newest hundred hold every one the model follows.
     for (const message of await readConversation(context, as, { channel: pool.channel.id, topic }, 100)) {
       if (ours(message.content) && Array.isArray(message.flags)) world.flags[as].set(message.id, new Set(message.flags.filter((flag: string) => OBSERVED.includes(flag))));
     }
@@ -1228,7 +1232,6 @@ function differences(model: Organization, world: World, pool: Pool): Problem[] {
       if (!seen) {
         // A message not received, in no history of the actor's yet: a server may not show it (reading history is not the spec's).
         if (model.openFlags[as].get(id)?.has('historical')) continue;
-        // A message the model sent is in the newest hundred of its topic: its recipient reads it there.
         // Every message the model follows is in the sequence's topic, which holds a few dozen: its recipient reads it there.
         problems.push({ rules: ['flags.messages-start-unread'], text: `${as} received message ${id} of ${pool.thirdMessages.has(id) ? pool.third.name : pool.channel.name}, and does not find it in the topic ${JSON.stringify(model.topic)}` });
         continue;
@@ -1396,9 +1399,6 @@ function mentionsMessage(event: unknown, id: number): boolean {
   return namesId(payload, id, /^(messages|message_ids?)$/);
 }
 
-/** Event names are not shown: a typing notification is an event whose type speaks of typing. */
-const isTyping = (event: any) => /typing/i.test(String(event?.type));
-
 /**
  * What the queues were told. By a step of one actor on its own data: no other actor's queue
  * hears of it (by the model's marker in a text, or a pool message's ID); and drafts made reach
@@ -1416,13 +1416,15 @@ async function judgeEvents(context: Context, pool: Pool, before: Organization, s
   for (const as of ACTORS) {
     const mine = created.filter((made) => made.owner === as).flatMap((made) => made.ids);
     const typedHere = typedTo.includes(as) && receives(as) === true;
-    const heard = (seen: any[]) => mine.every((id) => seen.some((event) => mentionsId(event, id))) && (!typedHere || seen.some(isTyping));
+    // Event names are not shown: where the command only types, any event is what it brought (typing.reaches-receivers); beside other steps, one that speaks of typing.
+    const brought = steps.every((step) => step.typing !== undefined) ? () => true : isTyping;
+    const heard = (seen: any[]) => mine.every((id) => seen.some((event) => mentionsId(event, id))) && (!typedHere || seen.some(brought));
     const events = await pollEvents(context, as, pool.queues[as], heard, mine.length > 0 || typedHere ? context.options.eventWaitMs : 0);
     if (mine.length > 0) {
       const unheard = mine.filter((id) => !events.some((event) => mentionsId(event, id)));
       if (unheard.length > 0) fail([{ rules: ['drafts.event-to-other-clients'], text: `${as} made drafts ${unheard.join(', ')}, and no event of its queue named them within the wait` }], label);
     }
-    if (typedHere && !events.some(isTyping)) fail([{ rules: ['typing.reaches-receivers'], text: `${as} receives typing notifications (receives_typing_notifications on), and a direct typing notification to it brought its queue no typing event within the wait` }], label);
+    if (typedHere && !events.some(brought)) fail([{ rules: ['typing.reaches-receivers'], text: `${as} receives typing notifications (receives_typing_notifications on), and a direct typing notification to it brought its queue no event within the wait` }], label);
     const unwanted = events.filter(isTyping);
     if (receives(as) === false && unwanted.length > 0) fail([{ rules: ['typing.only-to-receivers'], text: `${as} turned receives_typing_notifications off, and its queue (registered before) got a typing notification: ${JSON.stringify(unwanted).slice(0, 300)}` }], label);
     // Only a step of another actor alone is judged here: in a pair, the actor's own step may tell its queue of the same messages.

@@ -6,10 +6,7 @@ import fc from 'fast-check';
 import type { Role } from '../run/client.js';
 import { check, expect, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { sameJson } from '../run/shape.js';
-import { fetchState, pollEvents, registerQueue, runChannel, type Queue } from './world.js';
-
-/** Event names are not shown: a typing notification is an event whose type speaks of typing. */
-const isTyping = (event: any) => /typing/i.test(String(event.type));
+import { fetchState, isTyping, pollEvents, registerQueue, runChannel, type Queue } from './world.js';
 
 /** A queue for every event, that also declares it understands channel typing (Zulip sends those only then). */
 async function typingQueue(context: Context, as: Role): Promise<Queue> {

@@ -98,6 +98,9 @@ export async function pollEvents(context: Context, as: Role, queue: Queue, done:
   }
 }
 
+/** Event names are not shown: a typing notification is an event whose type speaks of typing. */
+export const isTyping = (event: any) => /typing/i.test(String(event?.type));
+
 /** Part of the user's state as POST /register gives it; the queue that opens is deleted at once. */
 export async function fetchState(context: Context, as: Caller, types: string[], what = 'POST /register'): Promise<any> {
   const state = succeeded(await context.call(as, 'POST', '/register', { event_types: ['heartbeat'], fetch_event_types: types }), what);
