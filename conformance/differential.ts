@@ -13,13 +13,15 @@ export { ambiguityEntries, differencesText, differentialExitCode, type Different
 
 /** Both servers checked with the same seed, the target a second time where exchanges differ, and every difference named. */
 export async function runDifferential(target: SuiteOptions, compare: SuiteOptions, onNoise?: (rules: readonly string[]) => void): Promise<DifferentialReport> {
-  const differential = { decisions: true, keepExchanges: true } as const;
+  const differential = { decisions: true, keepExchanges: true, sharedLast: true } as const;
   const [first, other] = await Promise.all([runSuite({ ...target, ...differential }), runSuite({ ...compare, ...differential, onResult: undefined, onStart: undefined, onProbed: undefined, requestCount: undefined })]);
   const again = [...new Set(rulesToCheckAgain(first, other))];
   const noise = new Set<string>();
+  let noiseRequests = 0;
   if (again.length > 0 && !target.interrupted?.()) {
     onNoise?.(again);
     const second = await runSuite({ ...target, ...differential, only: again.join(','), onResult: undefined, onStart: undefined, onProbed: undefined, shard: undefined });
+    noiseRequests = second.requests;
     const secondById = new Map(second.rules.map((result) => [result.id, result]));
     const firstById = new Map(first.rules.map((result) => [result.id, result]));
     // The IDs of the two runs of the target correspond once, for every rule: learnt once.
@@ -72,7 +74,7 @@ export async function runDifferential(target: SuiteOptions, compare: SuiteOption
       summary: other.summary, requests: other.requests, rules: other.rules.map((result) => ({ id: result.id, status: result.status, message: result.message })),
     },
     differences,
-    noise: { rules_checked_again: again, differences_ignored: Math.max(0, ignored) },
+    noise: { rules_checked_again: again, differences_ignored: Math.max(0, ignored), requests: noiseRequests },
   };
 }
 

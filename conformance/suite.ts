@@ -67,6 +67,12 @@ export interface SuiteOptions {
   readonly retries?: number;
   /** Keep each rule's last exchanges in its result. */
   readonly keepExchanges?: boolean;
+  /**
+   * The rules of shared state run after the others, whenever the lease would have let them run
+   * sooner: the run's order then owes nothing to timing. Two runs compared step by step (--compare)
+   * make their channels and messages in one order, and list them alike.
+   */
+  readonly sharedLast?: boolean;
   /** The random cases alone, without the properties' boundaries, so that a failure shrinks (the annotated spec's examples). */
   readonly randomOnly?: boolean;
   /** Against a target without the reference clock: deliveries are scheduled this many seconds ahead, and checked after one shared wait (default 90; 0: none). */
@@ -298,7 +304,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
         if (options.interrupted?.()) break;
         // With a lease, the rules of shared state run as one block when it is held.
         if (!(needsLease.has(check) && lease)) await run(check);
-        if (!sharedDone && lease!.mayHoldNow() && (await lease!.tryHold())) await runShared();
+        if (!sharedDone && !options.sharedLast && lease!.mayHoldNow() && (await lease!.tryHold())) await runShared();
       }
       if (!sharedDone && !options.interrupted?.()) {
         const reason = await lease!.acquire();

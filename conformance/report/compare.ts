@@ -5,10 +5,33 @@
 
 import type { Exchange } from '../run/client.js';
 
-/** What differs between two recordings only because time, the run's prefix and queue IDs differ: made equal. */
-export function normalised(value: unknown): unknown {
-  if (typeof value === 'string') {
-    return value
+/**
+ * What differs between two recordings only because time, the run's prefix and queue IDs differ:
+ * made equal. An ID (under an ID's name) is never taken for a time, however large: a server may
+ * number its objects in the range of today's Unix times.
+ */
+export function normalised(value: unknown, key = ''): unknown {
+  if (key !== '' && ID_KEY.test(key) && isId(value)) return value;
+  if (typeof value === 'string') return normalisedText(value);
+  if (typeof value === 'number') return value >= 1.5e9 && value < 2.5e9 ? '<unix time>' : value;
+  if (Array.isArray(value)) return value.map((entry) => normalised(entry, key));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, normalised(entry, name)]));
+  return value;
+}
+
+/**
+ * Texts already read: a run repeats its texts (paths, contents, names) in thousands of
+ * exchanges, and a comparison reads each many times. Emptied when it grows large.
+ */
+const textsRead = new Map<string, string>();
+
+function normalisedText(value: string): string {
+  // Nothing to set aside in a text without a digit, a prefix, a URL, a UUID's dash or a time mark.
+  if (!/[\dTt<-]/.test(value)) return value;
+  const known = textsRead.get(value);
+  if (known !== undefined) return known;
+  if (textsRead.size >= 200_000) textsRead.clear();
+  const read = value
       // The run's prefix, also where a rule puts a character into it.
       .replace(/(tc(?:%[0-9A-F]{2}|\\[a-z]|\\u[0-9a-f]{4}|[^a-z0-9]){0,4}?c)[0-9a-f]{8}/g, '$100000000').replace(/\b([Tt][Cc][Cc])[0-9a-fA-F]{8}/g, '$100000000')
       .replace(/\b1[5-9]\d{11}\b/g, '<ms time>')
@@ -19,11 +42,8 @@ export function normalised(value: unknown): unknown {
       .replace(/\b(1[5-9]|2[0-4])\d{8}(\.\d+)?\b/g, '<unix time>')
       .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?/g, '<date>')
       .replace(/<time:[^>]*>/g, '<time:…>');
-  }
-  if (typeof value === 'number') return value >= 1.5e9 && value < 2.5e9 ? '<unix time>' : value;
-  if (Array.isArray(value)) return value.map(normalised);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, normalised(entry)]));
-  return value;
+  textsRead.set(value, read);
+  return read;
 }
 
 /** Names under which the API gives or takes IDs: `id`, `*_id`, `*_ids`, and the lists of IDs of the spec's operations. */
@@ -53,6 +73,12 @@ export function kindOf(key: string, parent: string): string {
   if (key === 'id' || key === 'ids') return KINDS[parent] ?? (key === 'ids' && parent === '' ? 'draft' : parent || 'id');
   return KINDS[key] ?? key.replace(/_ids?$/, '');
 }
+
+/**
+ * What `to` names, by the `type` beside it: users (a direct message's) or a channel; `to` where
+ * nothing says which.
+ */
+const toKey = (type: unknown): string => (type === 'private' || type === 'direct' ? 'user_ids' : type === 'stream' || type === 'channel' ? 'stream_id' : 'to');
 
 /** B's ID of a kind, as A's, where it is known; `to` names a channel or users. */
 function lookUp(ids: Ids, kind: string, value: string): string | undefined {
@@ -103,9 +129,15 @@ export function learnIds(a: unknown, b: unknown, ids: Ids, key = '', parent = ''
 /** What an item of a list is, IDs and times aside: its other fields, for pairing items two servers list in other orders. */
 const signature = (item: unknown): string | null => {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return null;
+  // An answer's item is read in every pass over the runs: once is enough.
+  const known = signatures.get(item);
+  if (known !== undefined) return known;
   const own = Object.entries(item).filter(([name, value]) => !ID_KEY.test(name) && (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number'));
-  return own.length === 0 ? null : JSON.stringify(normalised(Object.fromEntries(own)));
+  const read = own.length === 0 ? null : JSON.stringify(normalised(Object.fromEntries(own)));
+  signatures.set(item, read);
+  return read;
 };
+const signatures = new WeakMap<object, string | null>();
 
 /**
  * The items of two lists paired for learning IDs: items of objects by what they are (each told
@@ -144,9 +176,10 @@ export function mapIds(value: unknown, ids: Ids, key = '', parent = ''): unknown
   if (Array.isArray(value)) return value.map((entry) => mapIds(entry, ids, key, parent));
   if (value !== null && typeof value === 'object') {
     const kind = KINDS[key] ?? key;
+    const type = (value as { type?: unknown }).type;
     return Object.fromEntries(Object.entries(value).map(([name, entry]) => (/^\d+$/.test(name)
       ? [ids.get(`${kind}:${name}`) ?? name, mapIds(entry, ids, 'id', key)]
-      : [name, mapIds(entry, ids, name, key || parent)])));
+      : [name, mapIds(entry, ids, name === 'to' ? toKey(type) : name, key || parent)])));
   }
   return value;
 }
@@ -167,9 +200,14 @@ export const formValue = (text: string): unknown => {
 /** What a request asks, B's IDs read as A's: its method, its path (an ID segment mapped), its parameters. */
 export function requestOf(exchange: Exchange, ids: Ids = new Map()): { readonly method: string; readonly path: string; readonly form: Record<string, unknown> } {
   const segments = pathOf(exchange.url).split('/');
-  const path = segments.map((segment, index) => (/^\d+$/.test(segment) ? lookUp(ids, KINDS[segments[index - 1]!] ?? segments[index - 1]!, segment) ?? segment : segment)).join('/');
-  const form = Object.fromEntries(exchange.form.map(([name, text]) => [normalised(name) as string, normalised(mapIds(formValue(text), ids, name))]));
-  return { method: exchange.method, path: normalised(path) as string, form };
+  // A segment of digits is an ID of the collection before it: read as A's, never as a time.
+  const path = segments.map((segment, index) => (/^\d+$/.test(segment) ? lookUp(ids, KINDS[segments[index - 1]!] ?? segments[index - 1]!, segment) ?? segment : normalised(segment))).join('/');
+  const type = formValue(exchange.form.find(([name]) => name === 'type')?.[1] ?? '');
+  const form = Object.fromEntries(exchange.form.map(([name, text]) => {
+    const key = name === 'to' ? toKey(type) : name;
+    return [normalised(name) as string, normalised(mapIds(formValue(text), ids, key), key)];
+  }));
+  return { method: exchange.method, path, form };
 }
 
 /** One place where two exchanges differ: `request`, `status`, or a field of the answer (`body.drafts[0].topic`). */
@@ -183,11 +221,11 @@ export interface Difference {
  * Where two values differ, by path, at most `limit` places: A's and B's compared as read (B's IDs
  * as A's, prefixes and times aside), each difference shown with the values as they came.
  */
-function valueDifferences(a: unknown, b: unknown, bRead: unknown, at: string, found: Difference[], limit: number): void {
+function valueDifferences(a: unknown, b: unknown, bRead: unknown, at: string, found: Difference[], limit: number, key = ''): void {
   if (found.length >= limit) return;
   if (Array.isArray(a) && Array.isArray(b) && Array.isArray(bRead)) {
     if (a.length !== b.length) found.push({ at: `${at}.length`, a: a.length, b: b.length });
-    for (let index = 0; index < Math.min(a.length, b.length); index++) valueDifferences(a[index], b[index], bRead[index], `${at}[${index}]`, found, limit);
+    for (let index = 0; index < Math.min(a.length, b.length); index++) valueDifferences(a[index], b[index], bRead[index], `${at}[${index}]`, found, limit, key);
     return;
   }
   const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -199,11 +237,11 @@ function valueDifferences(a: unknown, b: unknown, bRead: unknown, at: string, fo
       const inA = name in a;
       const inB = name in bRead;
       if (!inA || !inB) found.push({ at: `${at}.${name}`, a: inA ? a[name] : '(absent)', b: inB ? b[rawKey.get(name) ?? name] : '(absent)' });
-      else valueDifferences(a[name], b[rawKey.get(name) ?? name], bRead[name], `${at}.${name}`, found, limit);
+      else valueDifferences(a[name], b[rawKey.get(name) ?? name], bRead[name], `${at}.${name}`, found, limit, name);
     }
     return;
   }
-  if (JSON.stringify(normalised(a)) !== JSON.stringify(normalised(bRead))) found.push({ at, a, b });
+  if (JSON.stringify(normalised(a, key)) !== JSON.stringify(normalised(bRead, key))) found.push({ at, a, b });
 }
 
 /**
@@ -211,7 +249,8 @@ function valueDifferences(a: unknown, b: unknown, bRead: unknown, at: string, fo
  * before it), the status, the answer's fields. The IDs of the two answers to one request are
  * learnt first: an ID is what it stands for, and a wrong one shows where it is used.
  */
-export function differences(a: Exchange, b: Exchange, ids: Ids, limit = 12): Difference[] {
+export function differences(a: Exchange, b: Exchange, ids: Ids, limit = 12, { learnOnly = false } = {}): Difference[] {
+  comparisonWork.compared++;
   const found: Difference[] = [];
   const requestA = requestOf(a);
   const requestB = requestOf(b, ids);
@@ -222,6 +261,7 @@ export function differences(a: Exchange, b: Exchange, ids: Ids, limit = 12): Dif
   // An answer's own `id` is of what its request names: POST /messages gives a message's.
   const collection = requestA.path.split('/').filter((segment) => segment && !/^\d+$/.test(segment) && !segment.startsWith('{')).pop() ?? '';
   if (sameRequest && found.length === 0) learnIds(a.body, b.body, ids, '', collection);
+  if (learnOnly) return found;
   if (a.status !== b.status) found.push({ at: 'status', a: a.status, b: b.status });
   valueDifferences(a.body, b.body, mapIds(b.body, ids, '', collection), 'body', found, limit);
   return found.slice(0, limit);
@@ -234,8 +274,8 @@ export interface PairedStep<T extends Exchange = Exchange> {
   readonly differences: Difference[];
 }
 
-/** What a request is, for pairing steps: its method and path, IDs aside. */
-const requestKey = (exchange: Exchange) => `${exchange.method} ${(normalised(pathOf(exchange.url)) as string).replace(/\/\d+(?=\/|$)/g, '/{id}')}`;
+/** What a request is, for pairing steps: its method and path, IDs aside (`PATCH /scheduled_messages/{id}`). */
+export const requestKey = (exchange: Exchange) => `${exchange.method} ${(normalised(pathOf(exchange.url).replace(/\/\d+(?=\/|$)/g, '/{id}')) as string)}`;
 
 const isPoll = (exchange: Exchange) => exchange.method === 'GET' && pathOf(exchange.url) === '/events' && exchange.status === 200 && Array.isArray((exchange.body as { events?: unknown } | null)?.events);
 const queueOf = (exchange: Exchange) => exchange.form.find(([name]) => name === 'queue_id')?.[1];
@@ -259,32 +299,120 @@ function coalescedPolls<T extends Exchange>(list: readonly T[]): T[] {
 }
 
 /**
+ * What comparing has cost so far, counted: exchanges compared field by field, exchanges aligned,
+ * and the alignment's steps (diagonals tried and snake steps, Myers). A benchmark and a test hold
+ * them in proportion to the exchanges of the runs compared.
+ */
+export const comparisonWork = { compared: 0, aligned: 0, alignmentSteps: 0 };
+
+/** The most edits (steps of one side alone) the pairing looks through before it gives up on aligning the rest. */
+const MAX_EDITS = 2_000;
+
+/**
+ * The pairs of a longest common subsequence of two lists of keys, in order, by Myers' O((N+M)D)
+ * difference algorithm: in proportion to the lists where they differ in few steps, as two runs of
+ * one seed do. The common head and tail are paired first. Past MAX_EDITS edits, what lies between
+ * them is left unpaired: two runs that far apart differ everywhere anyway.
+ */
+export function commonPairs(a: readonly string[], b: readonly string[]): Array<[number, number]> {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const pairs: Array<[number, number]> = [];
+  for (let index = 0; index < head; index++) pairs.push([index, index]);
+  const n = a.length - head - tail;
+  const m = b.length - head - tail;
+  const middle = n > 0 && m > 0 ? middlePairs(n, m, (x, y) => a[head + x] === b[head + y]) : [];
+  for (const [x, y] of middle) pairs.push([head + x, head + y]);
+  for (let index = tail; index > 0; index--) pairs.push([a.length - index, b.length - index]);
+  return pairs;
+}
+
+function middlePairs(n: number, m: number, same: (x: number, y: number) => boolean): Array<[number, number]> {
+  const offset = n + m + 1;
+  const v = new Int32Array(2 * offset + 1);
+  // trace[d]: the furthest x on each diagonal -d..d before step d.
+  const trace: Int32Array[] = [];
+  let end = -1;
+  for (let d = 0; d <= Math.min(n + m, MAX_EDITS) && end < 0; d++) {
+    trace.push(v.slice(offset - d, offset + d + 1));
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let y = x - k;
+      comparisonWork.alignmentSteps++;
+      while (x < n && y < m && same(x, y)) {
+        x++;
+        y++;
+        comparisonWork.alignmentSteps++;
+      }
+      v[offset + k] = x;
+      if (x >= n && y >= m) {
+        end = d;
+        break;
+      }
+    }
+  }
+  if (end < 0) return [];
+  const pairs: Array<[number, number]> = [];
+  let x = n;
+  let y = m;
+  for (let d = end; d > 0; d--) {
+    const before = trace[d]!;
+    const at = (k: number) => before[k + d]!;
+    const k = x - y;
+    const previous = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
+    const previousX = at(previous);
+    const previousY = previousX - previous;
+    // The snake after the edit: pairs.
+    while (x > previousX && y > previousY) pairs.push([--x, --y]);
+    x = previousX;
+    y = previousY;
+  }
+  while (x > 0 && y > 0) pairs.push([--x, --y]);
+  return pairs.reverse();
+}
+
+/**
  * Two sequences of exchanges step by step: the longest common run of like requests (method and
  * path, IDs aside) is paired in order, IDs learnt from each pair's answers as they come; a step
  * of one side that has no like on the other stands alone. With `oneWait`, polls of one queue in a
  * row are paired as one (coalescedPolls).
  */
 export function pairSequences<T extends Exchange>(allA: readonly T[], allB: readonly T[], ids: Ids = new Map(), { oneWait = false } = {}): PairedStep<T>[] {
+  return alignedSteps(allA, allB, oneWait).map(({ a, b }) => ({ a, b, differences: a && b ? differences(a, b, ids) : [{ at: 'request', a: a ? requestKey(a) : '(none)', b: b ? requestKey(b) : '(none)' }] }));
+}
+
+/** What pairSequences learns of the IDs, without comparing the answers' fields: a run's correspondence is learnt so. */
+export function learnSequences(allA: readonly Exchange[], allB: readonly Exchange[], ids: Ids, oneWait = false): void {
+  for (const { a, b } of alignedSteps(allA, allB, oneWait)) if (a && b) differences(a, b, ids, 12, { learnOnly: true });
+}
+
+/** The steps of pairSequences, without comparing the exchanges of each: which is paired with which, and which stands alone. */
+export function alignedSteps<T extends Exchange>(allA: readonly T[], allB: readonly T[], oneWait = false): Array<{ a: T | null; b: T | null }> {
+  // Two runs are aligned once, however many times they are read.
+  const known = alignments.get(allA)?.get(allB)?.[oneWait ? 1 : 0];
+  if (known) return known as Array<{ a: T | null; b: T | null }>;
   // Two servers' runs: a queue's polls in a row are one wait. An example's two sides keep every poll, each the exchange it was.
   const [a, b] = oneWait ? [coalescedPolls(allA), coalescedPolls(allB)] : [allA, allB];
-  const keysA = a.map(requestKey);
-  const keysB = b.map(requestKey);
-  // lengths[i][j]: the longest common run of a[i..] and b[j..].
-  const lengths = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) lengths[i]![j] = keysA[i] === keysB[j] ? lengths[i + 1]![j + 1]! + 1 : Math.max(lengths[i + 1]![j]!, lengths[i]![j + 1]!);
-  }
-  const steps: PairedStep<T>[] = [];
-  const alone = (left: T | null, right: T | null): PairedStep<T> => ({ a: left, b: right, differences: [{ at: 'request', a: left ? requestKey(left) : '(none)', b: right ? requestKey(right) : '(none)' }] });
+  comparisonWork.aligned += a.length + b.length;
+  const steps: Array<{ a: T | null; b: T | null }> = [];
   let i = 0;
   let j = 0;
-  while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && keysA[i] === keysB[j]) {
-      steps.push({ a: a[i]!, b: b[j]!, differences: differences(a[i]!, b[j]!, ids) });
-      i++;
-      j++;
-    } else if (j >= b.length || (i < a.length && lengths[i + 1]![j]! >= lengths[i]![j + 1]!)) steps.push(alone(a[i++]!, null));
-    else steps.push(alone(null, b[j++]!));
+  // Between two paired steps, the steps of A alone, then those of B alone.
+  for (const [x, y] of [...commonPairs(a.map(requestKey), b.map(requestKey)), [a.length, b.length] as [number, number]]) {
+    while (i < x) steps.push({ a: a[i++]!, b: null });
+    while (j < y) steps.push({ a: null, b: b[j++]! });
+    if (x < a.length && y < b.length) steps.push({ a: a[x]!, b: b[y]! });
+    i = x + 1;
+    j = y + 1;
   }
+  let ofA = alignments.get(allA);
+  if (!ofA) alignments.set(allA, (ofA = new WeakMap()));
+  const both = ofA.get(allB) ?? [null, null];
+  both[oneWait ? 1 : 0] = steps;
+  ofA.set(allB, both);
   return steps;
 }
+
+const alignments = new WeakMap<readonly Exchange[], WeakMap<readonly Exchange[], [Array<{ a: Exchange | null; b: Exchange | null }> | null, Array<{ a: Exchange | null; b: Exchange | null }> | null]>>();

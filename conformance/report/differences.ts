@@ -15,7 +15,7 @@
 // it shows between its own two runs is not reported between the servers.
 
 import type { Exchange } from '../run/client.js';
-import { normalised, pairSequences, pathOf, type Difference as FieldDifference, type Ids } from './compare.js';
+import { alignedSteps, learnSequences, pairSequences, requestKey, type Difference as FieldDifference, type Ids } from './compare.js';
 import type { Report } from './json.js';
 import { GOVERNS, ruleById, type RuleId } from '../rules.js';
 import type { RuleResult } from '../run/harness.js';
@@ -59,12 +59,10 @@ export interface DifferentialReport extends Report {
     readonly rules: ReadonlyArray<{ readonly id: string; readonly status: string; readonly message: string }>;
   };
   readonly differences: Difference[];
-  /** What the target's second run told apart as noise. */
-  readonly noise: { readonly rules_checked_again: string[]; readonly differences_ignored: number };
+  /** What the target's second run told apart as noise, and the requests it took. */
+  readonly noise: { readonly rules_checked_again: string[]; readonly differences_ignored: number; readonly requests?: number };
 }
 
-/** What a request is, IDs aside: `POST /drafts`, `PATCH /scheduled_messages/{id}`. */
-export const requestKey = (exchange: Exchange) => `${exchange.method} ${(normalised(pathOf(exchange.url)) as string).replace(/\/\d+(?=\/|$)/g, '/{id}')}`;
 
 const glob = (pattern: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 
@@ -96,18 +94,28 @@ export function decisionsToConsult(target: Report, compare: Report, noise: Reado
   return [...wanted];
 }
 
+type StepDifferences = Array<{ index: number; request: string; fields: FieldDifference[] }>;
+
+/** Each pair of one rule's two runs, compared once: by the two lists of exchanges and the IDs known when they were. */
+const compared = new WeakMap<readonly Exchange[], WeakMap<readonly Exchange[], { known: Ids; steps: StepDifferences }>>();
+
 /** The differences of two runs of one rule's check, step by step, that the noise does not explain. */
-function exchangeDifferences(a: readonly Exchange[], b: readonly Exchange[], noise: ReadonlySet<string>, rule: string, known: Ids = new Map()): Array<{ index: number; request: string; fields: FieldDifference[] }> {
-  const steps = pairSequences(a, b, new Map(known), { oneWait: true });
-  const out: Array<{ index: number; request: string; fields: FieldDifference[] }> = [];
-  steps.forEach((step, index) => {
-    // What the suite sent follows from what it was answered before: only answers are the servers' doing.
-    if (step.a === null || step.b === null) return;
-    const request = requestKey(step.a);
-    const fields = step.differences.filter((field) => (field.at === 'status' || field.at.startsWith('body')) && !noise.has(`${rule}|${request}|${field.at}`));
-    if (fields.length > 0) out.push({ index, request, fields });
-  });
-  return out;
+function exchangeDifferences(a: readonly Exchange[], b: readonly Exchange[], noise: ReadonlySet<string>, rule: string, known: Ids = new Map()): StepDifferences {
+  let ofA = compared.get(a);
+  if (!ofA) compared.set(a, (ofA = new WeakMap()));
+  let done = ofA.get(b);
+  if (!done || done.known !== known) {
+    const steps: StepDifferences = [];
+    pairSequences(a, b, new Map(known), { oneWait: true }).forEach((step, index) => {
+      // What the suite sent follows from what it was answered before: only answers are the servers' doing.
+      if (step.a === null || step.b === null) return;
+      const fields = step.differences.filter((field) => field.at === 'status' || field.at.startsWith('body'));
+      if (fields.length > 0) steps.push({ index, request: requestKey(step.a), fields });
+    });
+    ofA.set(b, (done = { known, steps }));
+  }
+  if (noise.size === 0) return done.steps;
+  return done.steps.map((step) => ({ ...step, fields: step.fields.filter((field) => !noise.has(`${rule}|${step.request}|${field.at}`)) })).filter((step) => step.fields.length > 0);
 }
 
 /** The noise of one rule: every difference between two runs of it against the same server, by request and field. */
@@ -123,7 +131,7 @@ const verdict = (result: RuleResult | undefined) => (result ? `${result.status}$
 
 /** The exchanges shown for a difference: the step where the sides part and the two before it, of each side. */
 function shownAround(a: readonly Exchange[], b: readonly Exchange[], index: number): { target: Exchange[]; compare: Exchange[] } {
-  const steps = pairSequences(a, b, new Map(), { oneWait: true }).slice(Math.max(0, index - 2), index + 1);
+  const steps = alignedSteps(a, b, true).slice(Math.max(0, index - 2), index + 1);
   return { target: steps.flatMap((step) => (step.a ? [step.a] : [])), compare: steps.flatMap((step) => (step.b ? [step.b] : [])) };
 }
 
@@ -193,13 +201,21 @@ export function differencesOf(target: Report, compare: Report, noise: ReadonlySe
  * for the run) is used in another's. Every rule's exchanges are paired, twice, learning as they go.
  */
 export function correspondence(target: Report, compare: Report): Ids {
+  // Learnt once for two runs as they are; again once a run gains rules (the decisions consulted).
+  const learnt = correspondences.get(target)?.get(compare);
+  if (learnt && learnt.rules === target.rules.length + compare.rules.length) return learnt.ids;
   const ids: Ids = new Map();
   const theirs = new Map(compare.rules.map((result) => [result.id, result]));
   for (let pass = 0; pass < 2; pass++) {
-    for (const ours of target.rules) pairSequences(ours.exchanges ?? [], theirs.get(ours.id)?.exchanges ?? [], ids, { oneWait: true });
+    for (const ours of target.rules) learnSequences(ours.exchanges ?? [], theirs.get(ours.id)?.exchanges ?? [], ids, true);
   }
+  let ofTarget = correspondences.get(target);
+  if (!ofTarget) correspondences.set(target, (ofTarget = new WeakMap()));
+  ofTarget.set(compare, { rules: target.rules.length + compare.rules.length, ids });
   return ids;
 }
+
+const correspondences = new WeakMap<Report, WeakMap<Report, { rules: number; ids: Ids }>>();
 
 /**
  * The fewest decisions that cover every field (each field a list of the decisions that govern it):
@@ -236,7 +252,7 @@ export function differencesText(report: DifferentialReport): string {
   const { differences } = report;
   const counts = CLASSES.map((kind) => `${differences.filter((difference) => difference.class === kind).length} ${kind}`).join(', ');
   const lines = ['', `differences between ${report.target} (target, level ${report.feature_level}) and ${report.compare.target} (compare, level ${report.compare.feature_level}): ${differences.length} (${counts})`];
-  if (report.noise.rules_checked_again.length > 0) lines.push(`  noise: the target was checked again on ${report.noise.rules_checked_again.length} rule(s); ${report.noise.differences_ignored} difference(s) it showed against itself left out`);
+  if (report.noise.rules_checked_again.length > 0) lines.push(`  noise: the target was checked again on ${report.noise.rules_checked_again.length} rule(s)${report.noise.requests ? ` (${report.noise.requests} requests)` : ''}; ${report.noise.differences_ignored} difference(s) it showed against itself left out`);
   for (const kind of CLASSES) {
     const ofKind = differences.filter((difference) => difference.class === kind);
     if (ofKind.length === 0) continue;
