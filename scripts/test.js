@@ -12,7 +12,7 @@ const root = new URL('../dist/', import.meta.url).pathname;
 const pattern = new RegExp(process.argv[2] ?? '\\.test\\.js$');
 const files = readdirSync(root, { recursive: true }).map(String).filter((file) => file.endsWith('.test.js') && pattern.test(file));
 // The longest first, so that the cores finish together.
-const LONGEST = ['proxy', 'cli-2', 'cli-1', 'self-levels-alternate', 'differential', 'self-levels-zulip-high', 'many-runs', 'near-miss', 'self-faults-zulip', 'self-levels-zulip-low', 'self-real-time', 'scripts/ci', 'verdicts', 'self-faults-alternate', 'pack', 'sweep', 'self.', 'browser', 'zulip-js', 'oracle'];
+const LONGEST = ['differential', 'proxy', 'cli-2', 'cli-1', 'self-levels-alternate', 'self-levels-zulip-high', 'many-runs', 'near-miss', 'self-faults-zulip', 'self-levels-zulip-low', 'self-real-time', 'scripts/ci', 'verdicts', 'self-faults-alternate', 'pack', 'sweep', 'self.', 'browser', 'zulip-js', 'oracle'];
 const rank = (file) => {
   const index = LONGEST.findIndex((name) => file.includes(`/${name}`) || file.includes(name));
   return index < 0 ? LONGEST.length : index;

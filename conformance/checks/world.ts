@@ -1,7 +1,7 @@
 // What several areas' checks set up and observe with: the run's channels and messages, and
 // event queues. Below every area module; no area imports another.
 
-import type { Caller, ParamList, Role } from '../run/client.js';
+import { TransientError, type Caller, type ParamList, type Role } from '../run/client.js';
 import { expect, noServerError, succeeded, Unobservable, type Capability, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
 
@@ -34,6 +34,31 @@ export async function createChannel(context: Context, suffix: string, subscriber
  */
 export function runChannel(context: Context, subscribers: Role[]): Promise<Channel> {
   return context.memo(`channel ${subscribers.join(' ')}`, () => createChannel(context, subscribers.join('-'), subscribers));
+}
+
+/**
+ * A message sent to a channel's topic, where a transient fault may hide whether it was: the topic
+ * is read for the content (which must be the topic's alone, from this sender), and the message
+ * sent again only where it is not there. A case set up so costs no case when the network drops
+ * an answer.
+ */
+export async function sendSurely(context: Context, as: Role, to: Channel, content: string, topic: string): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send(context, as, to, content, topic);
+    } catch (error) {
+      if (!(error instanceof TransientError) || attempt >= 3) throw error;
+      const found = (await readConversation(context, as, { channel: to.id, topic }, 20))
+        .find((message) => message.sender_id === context.probe.users[as].id && String(message.content).includes(content));
+      if (found) {
+        context.noteMessage(found.id);
+        const where = sentTo.get(context) ?? new Map<number, Sent>();
+        sentTo.set(context, where);
+        where.set(found.id, { channel: to.id, topic });
+        return found.id as number;
+      }
+    }
+  }
 }
 
 export async function send(context: Context, as: Role, to: Channel | number[], content: string, topic = 'flags'): Promise<number> {
@@ -279,10 +304,13 @@ export async function targetNow(context: Context): Promise<number> {
 }
 
 /** Moves the target's clock (CONTRACT: POST /reference/clock); returns the new now. */
-export async function advanceClock(context: Context, seconds: number, deliver = true): Promise<number> {
+export async function advanceClock(context: Context, seconds: number, deliver = true, { orMore = false } = {}): Promise<number> {
   // What comes due may be sent to the profile's users: the end of the run puts their flags back.
   context.noteMessage();
-  const body = succeeded(await context.call('admin', 'POST', '/reference/clock', { advance_seconds: seconds, deliver }), 'POST /reference/clock');
+  // A read of the clock (no advance) may be sent again after a transient fault, and so may an
+  // advance whose caller takes the clock further as well as it takes it this far (orMore).
+  const repeatable = seconds === 0 || orMore;
+  const body = succeeded(await context.call('admin', 'POST', '/reference/clock', { advance_seconds: seconds, deliver }, { repeatable }), 'POST /reference/clock');
   expect(Number.isInteger(body.now), `POST /reference/clock: no now: ${JSON.stringify(body)}`);
   context.timeOffset = body.now - Date.now() / 1000;
   return body.now;
