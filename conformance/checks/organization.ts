@@ -613,6 +613,11 @@ function comeDue(as: Role, position: number, mode: 'sent' | 'deleted' | 'failed'
       return moved;
     },
     apply(state, answer, pool) {
+      // A step before it in its sequence (a delete, another step of the clock's) may have ended it:
+      // then moving it is the edit of a scheduled message that no longer exists.
+      if (!state.scheduled[as].some((one) => one.id === target.id)) {
+        return refusedAnswer(answer) && answer.body?.code === 'BAD_REQUEST' ? [] : [{ rules: ['scheduled.missing-message-error'], text: `${this.label}: scheduled message ${target.id} no longer exists, yet moving its time was answered ${told(answer)}` }];
+      }
       if (!succeededAnswer(answer)) return [{ rules: ['scheduled.edits-follow-model'], text: `${this.label}: moving its time to ${due} was answered ${told(answer)}` }];
       const rest = state.scheduled[as].filter((one) => one.id !== target.id);
       // Its time and content moved first (every outcome below starts from that edit).
