@@ -730,13 +730,15 @@ export interface Governed {
 const whether = (requests: string, gives: readonly string[] = []): Governed[] => ['body.result', ...gives].map((at) => ({ requests, at }));
 /** How a refusal is worded: its msg. */
 const worded = (requests: string): Governed[] => [{ requests, at: 'body.msg' }];
+/** With what status and code a refusal comes (where the spec's error table does not fix it). */
+const refusedAs = (requests: string): Governed[] => [{ requests, at: 'status' }, { requests, at: 'body.code' }];
 const EVENTS = (kind: string): Governed[] => [{ requests: 'GET /events', at: `body.events*${kind}*` }];
 const ANY_EVENT: Governed[] = [{ requests: 'GET /events', at: 'body.events*' }];
 
 export const GOVERNS: Readonly<Partial<Record<DecisionId, readonly Governed[]>>> = {
   'general.error-statuses': [{ requests: '*', at: 'status' }, { requests: '*', at: 'body.code' }, { requests: '*', at: 'body.var_name' }, { requests: '*', at: 'body.msg' }],
   'general.realm-limits': [{ requests: 'POST /register', at: 'body.max_message_length' }, { requests: 'POST /register', at: 'body.max_topic_length' }, { requests: 'POST /register', at: 'body.realm_empty_topic_display_name' }],
-  'general.ids-ascend': [{ requests: 'GET /*', at: 'body.*id' }, { requests: 'GET /*', at: 'body.*.length' }, { requests: 'GET /drafts', at: 'body.drafts*' }, { requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*' }, { requests: 'GET /messages', at: 'body.messages*' }],
+  'general.ids-ascend': [{ requests: 'GET /*', at: 'body.*id' }, { requests: 'GET /*', at: 'body.*.length' }, { requests: 'GET /drafts', at: 'body.drafts*' }, { requests: 'POST /register', at: 'body.drafts*' }, { requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*' }, { requests: 'POST /register', at: 'body.scheduled_messages*' }, { requests: 'GET /messages', at: 'body.messages*' }],
   'general.channel-history-read': [{ requests: 'GET /messages', at: 'body.messages*' }, { requests: 'GET /messages', at: 'body.found_*' }, { requests: 'GET /messages', at: 'body.anchor' }, { requests: 'GET /messages', at: 'body.history_limited' }],
   'general.message-rendering': [{ requests: 'GET /messages', at: 'body.messages*content' }, { requests: 'GET /messages/{id}', at: 'body.message.content' }],
   'general.date-header': [],
@@ -749,11 +751,11 @@ export const GOVERNS: Readonly<Partial<Record<DecisionId, readonly Governed[]>>>
   'drafts.audience-normalized': [{ requests: 'GET /drafts', at: 'body.drafts*.to*' }, { requests: 'GET /drafts', at: 'body.drafts*.type' }, ...EVENTS('.to'), ...EVENTS('type')],
   'drafts.unknown-keys-rejected': whether('POST /drafts', ['body.ids*']),
   'drafts.event-shapes': ANY_EVENT,
-  'drafts.edit-delete-follow-model': [{ requests: 'GET /drafts', at: 'body.drafts*' }, ...worded('PATCH /drafts/{id}'), ...worded('DELETE /drafts/{id}')],
+  'drafts.edit-delete-follow-model': [{ requests: 'GET /drafts', at: 'body.drafts*' }, { requests: 'POST /register', at: 'body.drafts*' }, ...worded('PATCH /drafts/{id}'), ...worded('DELETE /drafts/{id}'), ...refusedAs('PATCH /drafts/{id}'), ...refusedAs('DELETE /drafts/{id}')],
   'flags.error-texts': worded('POST /messages/flags'),
   'flags.inaccessible-messages': whether('POST /messages/flags', ['body.messages*']),
   'flags.event-shape': ANY_EVENT,
-  'scheduled.error-texts': [...worded('PATCH /scheduled_messages/{id}'), ...worded('DELETE /scheduled_messages/{id}'), ...whether('PATCH /scheduled_messages/{id}')],
+  'scheduled.error-texts': [...worded('PATCH /scheduled_messages/{id}'), ...worded('DELETE /scheduled_messages/{id}'), ...whether('PATCH /scheduled_messages/{id}'), ...refusedAs('PATCH /scheduled_messages/{id}'), ...refusedAs('DELETE /scheduled_messages/{id}')],
   'scheduled.future-timestamp': [...whether('POST /scheduled_messages', ['body.scheduled_message_id']), ...whether('PATCH /scheduled_messages/{id}')],
   'scheduled.topic-normalized': [{ requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*topic' }],
   'scheduled.limits-truncate': [...whether('POST /scheduled_messages', ['body.scheduled_message_id']), ...whether('PATCH /scheduled_messages/{id}'), { requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*content' }, { requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*topic' }],
@@ -771,8 +773,8 @@ export const GOVERNS: Readonly<Partial<Record<DecisionId, readonly Governed[]>>>
   'fields.listing-shape': [{ requests: 'GET /realm/profile_fields', at: 'body.*' }, ...ANY_EVENT, { requests: 'POST /register', at: 'body.custom_profile_fields*' }],
   'typing.event-shape': ANY_EVENT,
   'reminders.parameters': [...whether('POST /reminders', ['body.reminder_id']), ...worded('POST /reminders')],
-  'reminders.delivery': [{ requests: 'GET /messages', at: 'body.messages*' }, { requests: 'GET /reminders', at: 'body.reminders*' }],
-  'reminders.listing-shape': [{ requests: 'GET /reminders', at: 'body.*' }, ...ANY_EVENT, { requests: 'POST /register', at: 'body.reminders*' }],
+  'reminders.delivery': [{ requests: 'GET /messages', at: 'body.messages*' }, { requests: 'GET /reminders', at: 'body.reminders*' }, { requests: 'POST /register', at: 'body.reminders*' }],
+  'reminders.listing-shape': [{ requests: 'GET /reminders', at: 'body.*' }, ...ANY_EVENT, { requests: 'POST /register', at: 'body.reminders*' }, ...worded('DELETE /reminders/{id}'), ...refusedAs('DELETE /reminders/{id}')],
   'emoji.images-only': whether('POST /realm/emoji/*'),
   'emoji.name-rules': [...whether('POST /realm/emoji/*'), ...worded('POST /realm/emoji/*'), { requests: 'GET /realm/emoji', at: 'body.emoji*' }],
   'emoji.permission': [...whether('POST /realm/emoji/*'), ...whether('DELETE /realm/emoji/*'), ...worded('DELETE /realm/emoji/*'), { requests: 'POST /register', at: 'body.realm_can_add_custom_emoji_group*' }, { requests: 'POST /register', at: 'body.realm_add_custom_emoji_policy' }],

@@ -46,8 +46,12 @@ function normalisedText(value: string): string {
   return read;
 }
 
-/** Names under which the API gives or takes IDs: `id`, `*_id`, `*_ids`, and the lists of IDs of the spec's operations. */
-export const ID_KEY = /(^|_)ids?$|^(to|messages|stream_id|user_ids)$/;
+/**
+ * Names under which the API gives or takes IDs: `id`, `*_id`, `*_ids`, and the lists of IDs of the
+ * spec's operations; and a profile field's `order`, a rank a server numbers as it numbers its IDs
+ * (one server's 3 and 6 are another's 1 and 2): read as the other side's, never by its value.
+ */
+export const ID_KEY = /(^|_)ids?$|^(to|messages|stream_id|user_ids|order)$/;
 
 /**
  * The other side's IDs, as text, by what this side's are, kind by kind: `channel:70` → `7` (each
