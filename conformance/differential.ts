@@ -13,7 +13,7 @@ export { ambiguityEntries, differencesText, differentialExitCode, type Different
 
 /** Both servers checked with the same seed, the target a second time where exchanges differ, and every difference named. */
 export async function runDifferential(target: SuiteOptions, compare: SuiteOptions, onNoise?: (rules: readonly string[]) => void): Promise<DifferentialReport> {
-  const differential = { decisions: true, keepExchanges: true, sharedLast: true } as const;
+  const differential = { decisions: true, keepExchanges: true, sharedLast: true, oneAtATime: true } as const;
   const [first, other] = await Promise.all([runSuite({ ...target, ...differential }), runSuite({ ...compare, ...differential, onResult: undefined, onStart: undefined, onProbed: undefined, requestCount: undefined })]);
   const again = [...new Set(rulesToCheckAgain(first, other))];
   const noise = new Set<string>();

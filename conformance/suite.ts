@@ -73,6 +73,8 @@ export interface SuiteOptions {
    * make their channels and messages in one order, and list them alike.
    */
   readonly sharedLast?: boolean;
+  /** What a check would send at once goes one request after another (a differential run: RunOptions.oneAtATime). */
+  readonly oneAtATime?: boolean;
   /** The random cases alone, without the properties' boundaries, so that a failure shrinks (the annotated spec's examples). */
   readonly randomOnly?: boolean;
   /** Against a target without the reference clock: deliveries are scheduled this many seconds ahead, and checked after one shared wait (default 90; 0: none). */

@@ -1322,11 +1322,15 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
     if (sequences.length === 0) return;
     // Every sequence ends before the command does: after a transient fault in one, the world is
     // read again only once no request of the others is still on its way.
-    const outcomes = await Promise.allSettled(sequences.map(async (sequence) => {
+    const sendAll = async (sequence: readonly Step[]) => {
       const answers: Answer[] = [];
       for (const step of sequence) answers.push(await step.send(context, model.state, pool));
       return answers;
-    }));
+    };
+    // Side by side; in a differential run (oneAtATime), one after another in their order.
+    const outcomes: PromiseSettledResult<Answer[]>[] = [];
+    if (context.options.oneAtATime) for (const sequence of sequences) outcomes.push(...(await Promise.allSettled([sendAll(sequence)])));
+    else outcomes.push(...(await Promise.allSettled(sequences.map(sendAll))));
     const lost = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     if (lost) throw lost.reason;
     const sent = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<Answer[]>).value);

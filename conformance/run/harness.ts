@@ -161,6 +161,12 @@ export interface RunOptions {
   readonly smoke?: boolean;
   /** Keep each rule's last exchanges in its result, passing or not (--explain shows them). */
   readonly keepExchanges?: boolean;
+  /**
+   * What a check would send at once goes one request after another, in the order of its
+   * sequences: two runs compared step by step (--compare) then make their objects in one order,
+   * and number and list them alike. Linearizability is checked in every other run.
+   */
+  readonly oneAtATime?: boolean;
   /** The random cases alone, without the properties' boundaries: a failure then shrinks to its smallest case (the annotated spec's examples). */
   readonly randomOnly?: boolean;
   /** Against a target without the reference clock: deliveries are scheduled this many seconds ahead (--delivery-wait). */
