@@ -50,13 +50,7 @@ export async function sendSurely(context: Context, as: Role, to: Channel, conten
       if (!(error instanceof TransientError) || attempt >= 3) throw error;
       const found = (await readConversation(context, as, { channel: to.id, topic }, 20))
         .find((message) => message.sender_id === context.probe.users[as].id && String(message.content).includes(content));
-      if (found) {
-        context.noteMessage(found.id);
-        const where = sentTo.get(context) ?? new Map<number, Sent>();
-        sentTo.set(context, where);
-        where.set(found.id, { channel: to.id, topic });
-        return found.id as number;
-      }
+      if (found) return noteSent(context, found.id, { channel: to.id, topic });
     }
   }
 }
@@ -64,11 +58,16 @@ export async function sendSurely(context: Context, as: Role, to: Channel, conten
 export async function send(context: Context, as: Role, to: Channel | number[], content: string, topic = 'flags'): Promise<number> {
   const params = Array.isArray(to) ? { type: 'private', to, content } : { type: 'stream', to: to.id, topic, content };
   const body = succeeded(await context.call(as, 'POST', '/messages', params), 'POST /messages', SHAPES.sent);
-  context.noteMessage(body.id);
-  const where = sentTo.get(context) ?? new Map<number, Sent>();
-  sentTo.set(context, where);
-  where.set(body.id, Array.isArray(to) ? { participants: [...new Set([context.probe.users[as].id, ...to])] } : { channel: to.id, topic });
-  return body.id;
+  return noteSent(context, body.id, Array.isArray(to) ? { participants: [...new Set([context.probe.users[as].id, ...to])] } : { channel: to.id, topic });
+}
+
+/** A message the run sent: its flags are put back at the end, and where it went is kept for reading it below level 120. */
+function noteSent(context: Context, id: number, where: Sent): number {
+  context.noteMessage(id);
+  const sent = sentTo.get(context) ?? new Map<number, Sent>();
+  sentTo.set(context, sent);
+  sent.set(id, where);
+  return id;
 }
 
 /** Where a message the run sent went: a channel and topic, or the people of a direct conversation. */

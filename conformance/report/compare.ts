@@ -302,6 +302,20 @@ function coalescedPolls<T extends Exchange>(list: readonly T[]): T[] {
   return out;
 }
 
+/** A value kept for a pair of objects (two runs, two lists of exchanges) while both live: work done once per pair. */
+export function pairCache<A extends object, B extends object, V>(): { get(a: A, b: B): V | undefined; set(a: A, b: B, value: V): V } {
+  const byFirst = new WeakMap<A, WeakMap<B, V>>();
+  return {
+    get: (a, b) => byFirst.get(a)?.get(b),
+    set(a, b, value) {
+      let ofA = byFirst.get(a);
+      if (!ofA) byFirst.set(a, (ofA = new WeakMap()));
+      ofA.set(b, value);
+      return value;
+    },
+  };
+}
+
 /**
  * What comparing has cost so far, counted: exchanges compared field by field, exchanges aligned,
  * and the alignment's steps (diagonals tried and snake steps, Myers). A benchmark and a test hold
@@ -395,7 +409,8 @@ export function learnSequences(allA: readonly Exchange[], allB: readonly Exchang
 /** The steps of pairSequences, without comparing the exchanges of each: which is paired with which, and which stands alone. */
 export function alignedSteps<T extends Exchange>(allA: readonly T[], allB: readonly T[], oneWait = false): Array<{ a: T | null; b: T | null }> {
   // Two runs are aligned once, however many times they are read.
-  const known = alignments.get(allA)?.get(allB)?.[oneWait ? 1 : 0];
+  const cache = oneWait ? alignedAsWaits : aligned;
+  const known = cache.get(allA, allB);
   if (known) return known as Array<{ a: T | null; b: T | null }>;
   // Two servers' runs: a queue's polls in a row are one wait. An example's two sides keep every poll, each the exchange it was.
   const [a, b] = oneWait ? [coalescedPolls(allA), coalescedPolls(allB)] : [allA, allB];
@@ -411,12 +426,10 @@ export function alignedSteps<T extends Exchange>(allA: readonly T[], allB: reado
     i = x + 1;
     j = y + 1;
   }
-  let ofA = alignments.get(allA);
-  if (!ofA) alignments.set(allA, (ofA = new WeakMap()));
-  const both = ofA.get(allB) ?? [null, null];
-  both[oneWait ? 1 : 0] = steps;
-  ofA.set(allB, both);
+  cache.set(allA, allB, steps);
   return steps;
 }
 
-const alignments = new WeakMap<readonly Exchange[], WeakMap<readonly Exchange[], [Array<{ a: Exchange | null; b: Exchange | null }> | null, Array<{ a: Exchange | null; b: Exchange | null }> | null]>>();
+/** Alignments already made: of two runs' exchanges as they are, and with each queue's polls in a row as one wait. */
+const aligned = pairCache<readonly Exchange[], readonly Exchange[], Array<{ a: Exchange | null; b: Exchange | null }>>();
+const alignedAsWaits = pairCache<readonly Exchange[], readonly Exchange[], Array<{ a: Exchange | null; b: Exchange | null }>>();

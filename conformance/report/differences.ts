@@ -15,7 +15,7 @@
 // it shows between its own two runs is not reported between the servers.
 
 import type { Exchange } from '../run/client.js';
-import { alignedSteps, learnSequences, pairSequences, requestKey, type Difference as FieldDifference, type Ids } from './compare.js';
+import { alignedSteps, learnSequences, pairCache, pairSequences, requestKey, type Difference as FieldDifference, type Ids } from './compare.js';
 import type { Report } from './json.js';
 import { GOVERNS, ruleById, type RuleId } from '../rules.js';
 import type { RuleResult } from '../run/harness.js';
@@ -97,13 +97,11 @@ export function decisionsToConsult(target: Report, compare: Report, noise: Reado
 type StepDifferences = Array<{ index: number; request: string; fields: FieldDifference[] }>;
 
 /** Each pair of one rule's two runs, compared once: by the two lists of exchanges and the IDs known when they were. */
-const compared = new WeakMap<readonly Exchange[], WeakMap<readonly Exchange[], { known: Ids; steps: StepDifferences }>>();
+const compared = pairCache<readonly Exchange[], readonly Exchange[], { known: Ids; steps: StepDifferences }>();
 
 /** The differences of two runs of one rule's check, step by step, that the noise does not explain. */
 function exchangeDifferences(a: readonly Exchange[], b: readonly Exchange[], noise: ReadonlySet<string>, rule: string, known: Ids = new Map()): StepDifferences {
-  let ofA = compared.get(a);
-  if (!ofA) compared.set(a, (ofA = new WeakMap()));
-  let done = ofA.get(b);
+  let done = compared.get(a, b);
   if (!done || done.known !== known) {
     const steps: StepDifferences = [];
     pairSequences(a, b, new Map(known), { oneWait: true }).forEach((step, index) => {
@@ -112,7 +110,7 @@ function exchangeDifferences(a: readonly Exchange[], b: readonly Exchange[], noi
       const fields = step.differences.filter((field) => field.at === 'status' || field.at.startsWith('body'));
       if (fields.length > 0) steps.push({ index, request: requestKey(step.a), fields });
     });
-    ofA.set(b, (done = { known, steps }));
+    done = compared.set(a, b, { known, steps });
   }
   if (noise.size === 0) return done.steps;
   return done.steps.map((step) => ({ ...step, fields: step.fields.filter((field) => !noise.has(`${rule}|${step.request}|${field.at}`)) })).filter((step) => step.fields.length > 0);
@@ -202,20 +200,17 @@ export function differencesOf(target: Report, compare: Report, noise: ReadonlySe
  */
 export function correspondence(target: Report, compare: Report): Ids {
   // Learnt once for two runs as they are; again once a run gains rules (the decisions consulted).
-  const learnt = correspondences.get(target)?.get(compare);
+  const learnt = correspondences.get(target, compare);
   if (learnt && learnt.rules === target.rules.length + compare.rules.length) return learnt.ids;
   const ids: Ids = new Map();
   const theirs = new Map(compare.rules.map((result) => [result.id, result]));
   for (let pass = 0; pass < 2; pass++) {
     for (const ours of target.rules) learnSequences(ours.exchanges ?? [], theirs.get(ours.id)?.exchanges ?? [], ids, true);
   }
-  let ofTarget = correspondences.get(target);
-  if (!ofTarget) correspondences.set(target, (ofTarget = new WeakMap()));
-  ofTarget.set(compare, { rules: target.rules.length + compare.rules.length, ids });
-  return ids;
+  return correspondences.set(target, compare, { rules: target.rules.length + compare.rules.length, ids }).ids;
 }
 
-const correspondences = new WeakMap<Report, WeakMap<Report, { rules: number; ids: Ids }>>();
+const correspondences = pairCache<Report, Report, { rules: number; ids: Ids }>();
 
 /**
  * The fewest decisions that cover every field (each field a list of the decisions that govern it):
