@@ -182,6 +182,14 @@ interface Step {
 const succeededAnswer = (answer: Answer) => answer.status >= 200 && answer.status < 300 && answer.body?.result === 'success';
 const refusedAnswer = (answer: Answer) => answer.status >= 400 && answer.status < 500 && answer.body?.result === 'error';
 const told = (answer: Answer) => `${answer.status} ${answer.text.slice(0, 200)}`;
+/**
+ * A scheduled message a step named by its place before the command, which a step before it in
+ * the order ended (sent or deleted): what is asked of it must be refused as missing, with
+ * BAD_REQUEST (the spec's error table). One a step of the clock's left to the server (open) may be
+ * there or not: any answer.
+ */
+const missingScheduled = (label: string, asked: string, rule: RuleId, id: number, answer: Answer, pool: Pool): Problem[] =>
+  pool.openScheduled.has(id) || (refusedAnswer(answer) && answer.body?.code === 'BAD_REQUEST') ? [] : [{ rules: [rule], text: `${label}: scheduled message ${id} no longer exists, yet ${asked} was answered ${told(answer)}` }];
 /** The item at a position, counted around the list; a negative position counts from its end (-1: the newest). */
 const at = <T>(list: readonly T[], position: number): T | undefined => (list.length === 0 ? undefined : list[((position % list.length) + list.length) % list.length]);
 
@@ -412,7 +420,7 @@ function editScheduled(as: Role, whose: Role, position: number, change: Change):
     },
     apply(state, answer, pool) {
       // Deleted already (the other request of a pair): no scheduled message has the ID any more.
-      if (whose === as && !state.scheduled[as].some((held) => held.id === target.id)) return refusedAnswer(answer) && answer.body?.code === 'BAD_REQUEST' ? [] : [{ rules: ['scheduled.missing-message-error'], text: `${this.label}: scheduled message ${target.id} no longer exists, yet the edit was answered ${told(answer)}` }];
+      if (whose === as && !state.scheduled[as].some((held) => held.id === target.id)) return missingScheduled(this.label, 'the edit', 'scheduled.missing-message-error', target.id, answer, pool);
       if (whose !== as) return refusedAnswer(answer) ? [] : [{ rules: ['scheduled.own-messages-only'], text: `${this.label}: scheduled message ${target.id} is ${whose}'s, yet the edit was answered ${told(answer)}` }];
       if (change.bad !== undefined) {
         if (!refusedAnswer(answer)) return [{ rules: [BAD_EDITS[change.bad]], text: `${this.label}: answered ${told(answer)}, not refused` }];
@@ -480,11 +488,9 @@ function deleteScheduled(as: Role, whose: Role | 'deleted', position: number): S
       id = whose === 'deleted' ? at(state.deletedScheduled, position)! : at(state.scheduled[whose], position)!.id;
       return context.call(as, 'DELETE', `/scheduled_messages/${id}`, {}, { repeatable: whose !== as });
     },
-    apply(state, answer) {
+    apply(state, answer, pool) {
       const owned = whose !== 'deleted' && state.scheduled[whose].some((held) => held.id === id);
-      if (whose === 'deleted' || (whose === as && !owned)) {
-        return refusedAnswer(answer) && answer.body?.code === 'BAD_REQUEST' ? [] : [{ rules: ['scheduled.delete-missing-error'], text: `${this.label}: scheduled message ${id} no longer exists, yet the delete was answered ${told(answer)}` }];
-      }
+      if (whose === 'deleted' || (whose === as && !owned)) return missingScheduled(this.label, 'the delete', 'scheduled.delete-missing-error', id, answer, pool);
       if (whose !== as) return refusedAnswer(answer) ? [] : [{ rules: ['scheduled.own-messages-only'], text: `${this.label}: scheduled message ${id} is ${whose}'s, yet the delete was answered ${told(answer)}` }];
       const target = state.scheduled[as].find((held) => held.id === id)!;
       if (!succeededAnswer(answer)) return [{ rules: ['scheduled.delete-removes'], text: `${this.label}: answered ${told(answer)}` }];
@@ -615,14 +621,17 @@ function comeDue(as: Role, position: number, mode: 'sent' | 'deleted' | 'failed'
     apply(state, answer, pool) {
       // A step before it in its sequence (a delete, another step of the clock's) may have ended it:
       // then moving it is the edit of a scheduled message that no longer exists.
-      if (!state.scheduled[as].some((one) => one.id === target.id)) {
-        return refusedAnswer(answer) && answer.body?.code === 'BAD_REQUEST' ? [] : [{ rules: ['scheduled.missing-message-error'], text: `${this.label}: scheduled message ${target.id} no longer exists, yet moving its time was answered ${told(answer)}` }];
-      }
+      if (!state.scheduled[as].some((one) => one.id === target.id)) return missingScheduled(this.label, 'moving its time', 'scheduled.missing-message-error', target.id, answer, pool);
       if (!succeededAnswer(answer)) return [{ rules: ['scheduled.edits-follow-model'], text: `${this.label}: moving its time to ${due} was answered ${told(answer)}` }];
       const rest = state.scheduled[as].filter((one) => one.id !== target.id);
       // Its time and content moved first (every outcome below starts from that edit).
       state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? { ...one, at: due, content } : one));
-      if (outcome === 'sent' || outcome === 'open') state.scheduled[as] = rest;
+      if (outcome === 'sent') state.scheduled[as] = rest;
+      else if (outcome === 'open') {
+        // Not listed failed: sent late, or kept as it was. How a message fails is not shown; the server keeps it or not.
+        state.scheduled[as] = rest;
+        pool.openScheduled.add(target.id);
+      }
       else if (outcome === 'deleted') {
         state.scheduled[as] = rest;
         state.deletedScheduled.push(target.id);
@@ -1329,8 +1338,8 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
     };
     // Side by side; in a differential run (oneAtATime), one after another in their order.
     const outcomes: PromiseSettledResult<Answer[]>[] = [];
-    if (context.options.oneAtATime) for (const sequence of sequences) outcomes.push(...(await Promise.allSettled([sendAll(sequence)])));
-    else outcomes.push(...(await Promise.allSettled(sequences.map(sendAll))));
+    if (!context.options.oneAtATime) outcomes.push(...(await Promise.allSettled(sequences.map(sendAll))));
+    else for (const sequence of sequences) outcomes.push(await sendAll(sequence).then((value) => ({ status: 'fulfilled', value }) as const, (reason: unknown) => ({ status: 'rejected', reason }) as const));
     const lost = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     if (lost) throw lost.reason;
     const sent = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<Answer[]>).value);
