@@ -61,8 +61,8 @@ const NOT_FIELD_TYPES = [0, 9, -1] as const;
 interface Draft { readonly id: number; readonly type: '' | 'stream' | 'private'; readonly to: readonly number[]; readonly topic: string; readonly content: string; readonly timestamp?: unknown }
 interface Scheduled {
   readonly id: number; readonly type: 'stream' | 'private'; readonly to: number | readonly number[]; readonly topic: string; readonly content: string; readonly at: number;
-  /** A field the spec leaves open within its limit (a text over it, stored cut in some way): any value of at most `max` characters, then what the server keeps. */
-  readonly within?: { readonly field: 'content' | 'topic'; readonly max: number };
+  /** Fields the spec leaves open within their limits (a text over one, stored cut in some way): any value of at most so many characters, then what the server keeps. */
+  readonly within?: Partial<Record<'content' | 'topic', number>>;
 }
 interface Field { readonly id: number; readonly name: string; readonly summary: boolean }
 
@@ -177,6 +177,16 @@ interface Step {
   readonly switchesTyping?: Role;
   /** The step moves the clock: it is never sent at once with another of the model's steps. */
   readonly alone?: boolean;
+  /**
+   * What of the world the step changes, where an earlier step may have changed it too (an object, a
+   * user's flags on a message, a setting), as the state names it when the step goes: a segment of
+   * steps judged together never changes one thing twice, so that no step hides another's effect.
+   * A name that begins with ? is only read: the step is judged by it as it was before the round (a
+   * user's setting of typing notifications). One that begins with ~ is a step the spec refuses: it
+   * changes nothing, and a later step of the round may not change it either (a server that took the
+   * refused request would not be seen).
+   */
+  touches?(state: Organization, pool: Pool): readonly string[];
 }
 
 const succeededAnswer = (answer: Answer) => answer.status >= 200 && answer.status < 300 && answer.body?.result === 'success';
@@ -283,6 +293,7 @@ function deleteDraft(as: Role, whose: Role, position: number): Step {
     label: `${as} deletes ${whose === as ? 'its' : `${whose}'s`} draft #${position}`,
     owner: as,
     applies: (state) => state.drafts[whose].length > 0,
+    touches: (state) => [`${whose === as ? '' : '~'}draft ${at(state.drafts[whose], position)!.id}`],
     send: (context, state) => {
       draft = at(state.drafts[whose], position)!;
       return context.call(as, 'DELETE', `/drafts/${draft.id}`);
@@ -373,6 +384,13 @@ function editedTopic(given: string, level: number, displayName: string): string 
   return level < 334 ? 'refused' : '';
 }
 
+/** A scheduled message with these fields given: a field given is no longer open. */
+function withGiven(item: Scheduled, fields: Partial<Scheduled>): Scheduled {
+  const { within, ...rest } = item;
+  const open = Object.entries(within ?? {}).filter(([field]) => !(field in fields));
+  return { ...rest, ...fields, ...(open.length > 0 ? { within: Object.fromEntries(open) } : {}) };
+}
+
 function editScheduled(as: Role, whose: Role, position: number, change: Change): Step {
   const params = (target: Scheduled, pool: Pool, level: number): ParamList => {
     const kind = change.move ? (target.type === 'stream' ? 'private' : 'stream') : target.type;
@@ -411,6 +429,8 @@ function editScheduled(as: Role, whose: Role, position: number, change: Change):
     label: `${as} edits ${whose === as ? 'its' : `${whose}'s`} scheduled message #${position} (${what || 'nothing'})`,
     owner: as,
     // A required topic is one of a move to a channel: of a direct message. A topic past its limit is a channel message's.
+    // What the spec refuses changes nothing: it only reads the message.
+    touches: (state) => [`${whose !== as || change.bad !== undefined || change.move?.leaveOut !== undefined ? '~' : ''}scheduled ${at(state.scheduled[whose], position)!.id}`],
     applies: (state, context) => context.level >= 184 && state.scheduled[whose].length > 0 && what !== ''
       && (change.bad !== 'empty-required' || at(state.scheduled[whose], position)!.type === 'private')
       && (change.long?.field !== 'topic' || at(state.scheduled[whose], position)!.type === 'stream'),
@@ -438,13 +458,13 @@ function editScheduled(as: Role, whose: Role, position: number, change: Change):
           // At the limit, counted in characters: kept whole.
           if (!succeededAnswer(answer)) return [{ rules: [rule], text: `${this.label}: answered ${told(answer)}` }];
           const value = String(params(target, pool, pool.level)[field]);
-          state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? { ...one, [field]: value } : one));
+          state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? withGiven(one, { [field]: value }) : one));
           return [];
         }
         if (refusedAnswer(answer)) return [];
         if (!succeededAnswer(answer)) return [{ rules: [rule], text: `${this.label}: answered ${told(answer)}` }];
         const max = field === 'content' ? pool.maxMessageLength : pool.maxTopicLength;
-        state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? { ...one, within: { field, max } } : one));
+        state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? { ...one, within: { ...one.within, [field]: max } } : one));
         return [];
       }
       if (change.emptyTopic !== undefined) {
@@ -464,14 +484,13 @@ function editScheduled(as: Role, whose: Role, position: number, change: Change):
       const current = state.scheduled[as].find((held) => held.id === target.id)!;
       const given = params(target, pool, pool.level);
       const kind = change.move ? (target.type === 'stream' ? 'private' : 'stream') : target.type;
-      const edited: Scheduled = {
-        ...current,
+      const edited: Scheduled = withGiven(current, {
         type: kind,
         ...(given.to !== undefined ? { to: given.to as Scheduled['to'] } : {}),
         ...(given.content !== undefined ? { content: String(given.content) } : {}),
         ...(kind === 'stream' && given.topic !== undefined ? { topic: String(given.topic) } : {}),
         ...(given.scheduled_delivery_timestamp !== undefined ? { at: Number(given.scheduled_delivery_timestamp) } : {}),
-      };
+      });
       state.scheduled[as] = state.scheduled[as].map((one) => (one.id === target.id ? edited : one));
       return [];
     },
@@ -484,6 +503,7 @@ function deleteScheduled(as: Role, whose: Role | 'deleted', position: number): S
     label: whose === 'deleted' ? `${as} deletes a scheduled message deleted before (#${position})` : `${as} deletes ${whose === as ? 'its' : `${whose}'s`} scheduled message #${position}`,
     owner: as,
     applies: (state, context) => context.level >= 173 && (whose === 'deleted' ? state.deletedScheduled.length > 0 : state.scheduled[whose].length > 0),
+    touches: (state) => [`${whose === as ? '' : '~'}scheduled ${whose === 'deleted' ? at(state.deletedScheduled, position)! : at(state.scheduled[whose], position)!.id}`],
     send: (context, state) => {
       id = whose === 'deleted' ? at(state.deletedScheduled, position)! : at(state.scheduled[whose], position)!.id;
       return context.call(as, 'DELETE', `/scheduled_messages/${id}`, {}, { repeatable: whose !== as });
@@ -562,6 +582,7 @@ function comeDue(as: Role, position: number, mode: 'sent' | 'deleted' | 'failed'
     alone: true,
     // Its time is moved by an edit, an operation from level 184.
     applies: (state, context) => context.deliveryState.mode === 'clock' && context.level >= 184 && state.scheduled[as].length > 0 && at(state.scheduled[as], position)!.within === undefined,
+    touches: (state) => [`scheduled ${at(state.scheduled[as], position)!.id}`],
     async send(context, state, pool) {
       found.length = 0;
       outcome = 'kept';
@@ -726,6 +747,7 @@ function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CH
     label: `${as} ${op === 'add' ? 'adds' : 'removes'} ${JSON.stringify(flag)} on messages ${runsOf(positions).map(([position, times]) => `${position < 0 ? 'the newest' : `#${position}`}${times > 1 ? ` ×${times}` : ''}`).join(', ')}${extra ? `, with ${UNSUPPORTED}` : ''}${invalid === null ? '' : invalid === 'op' ? ', with op "toggle"' : `, without ${invalid.slice(3)}`}`,
     owner: as,
     applies: () => positions.length > 0,
+    touches: (state) => positions.map((position) => `${invalid !== null || !changeable ? '~' : ''}${as}'s flags on ${at(state.messages, position)!}`),
     send: (context, state) => {
       named = positions.map((position) => at(state.messages, position)!);
       const params: ParamList = { messages: ids(), op: invalid === 'op' ? 'toggle' : op, flag, ...(extra ? { [UNSUPPORTED]: 'x' } : {}) };
@@ -920,6 +942,7 @@ function uploadEmoji(as: Role, name: number, body: EmojiBody): Step {
   return {
     label: `${as} uploads a custom emoji named base+${JSON.stringify(suffix)}${body === 'png' || body.startsWith('gif') ? ` (a ${body === 'gif87' ? 'GIF87a' : body.toUpperCase()})` : body.endsWith('limit') ? ` (a PNG ${body})` : ` with ${body}`}`,
     applies: () => true,
+    touches: (state) => [`${valid ? '' : '~'}emoji ${sameName(`${state.emojiBase}${suffix}`)}`],
     async send(context, state) {
       uploaded = `${state.emojiBase}${suffix}`;
       const file = (data: Buffer, kind: string): FilePart => ({ file: true, filename: `emoji.${kind}`, type: `image/${kind}`, data });
@@ -983,6 +1006,7 @@ function deleteField(position: number, inSummary = false): Step {
   return {
     label: `admin deletes ${inSummary ? 'summary ' : ''}profile field #${position}`,
     applies: (state) => candidates(state).length > 0,
+    touches: (state) => [`field ${at(candidates(state), position)!.id}`],
     send: (context, state) => {
       field = at(candidates(state), position)!;
       return context.call('admin', 'DELETE', `/realm/profile_fields/${field.id}`);
@@ -1008,6 +1032,7 @@ function updateDefaults(as: Role, changes: ReadonlyArray<{ setting: number; valu
     label: `${as} sets the defaults ${[...chosen].map(([name, { value }]) => `${name}=${JSON.stringify(value)}`).join(', ')}${extra ? `, with ${UNSUPPORTED}` : ''}`,
     settings: true,
     applies: (state, context) => context.level >= 96 && chosen.size > 0 && [...chosen.keys()].every((name) => name in state.defaults),
+    touches: () => [...chosen.keys()].map((name) => `${as !== 'admin' || anyInvalid ? '~' : ''}default ${name}`),
     send: (context) => context.call(as, 'PATCH', '/realm/user_settings_defaults', { ...Object.fromEntries([...chosen].map(([name, { value }]) => [name, value as never])), ...(extra ? { [UNSUPPORTED]: 'x' } : {}) }, { repeatable: as !== 'admin' || anyInvalid }),
     apply(state, answer, pool) {
       if (as !== 'admin') return refusedAnswer(answer) ? [] : [{ rules: ['general.admin-only'], text: `${this.label}: ${as} is no administrator, yet the update was answered ${told(answer)}` }];
@@ -1037,6 +1062,7 @@ function absentDefault(which: number, change: { readonly setting: number; readon
     label: `admin sets the default the level lacks #${which}, with ${other}=${JSON.stringify(value)}`,
     settings: true,
     applies: (state, context) => context.level >= 96 && absentAt(context.level).length > 0 && other in state.defaults,
+    touches: () => [`default ${other}`],
     send(context) {
       const absent = absentAt(context.level);
       const setting = absent[which % absent.length]!;
@@ -1064,6 +1090,8 @@ function changeOwnSetting(as: Role, setting: number, value: number): Step {
     settings: true,
     ...(name === TYPING_SETTING ? { switchesTyping: as } : {}),
     applies: (state, context) => context.level >= 96 && name in state.own[as],
+    // Typing to the actor is judged by its setting before the segment: one segment never sets it and types to it.
+    touches: () => [`${as}'s own ${name}`, ...(name === TYPING_SETTING ? [`typing to ${as}`] : [])],
     send: (context) => context.call(as, 'PATCH', '/settings', { [name]: chosen as never }),
     apply(state, answer) {
       if (!succeededAnswer(answer)) return [{ rules: ['defaults.existing-users-unchanged'], text: `${this.label}: PATCH /settings answered ${told(answer)}` }];
@@ -1086,6 +1114,7 @@ function typing(as: Role, channel: boolean, audience: number, op: 'start' | 'sto
     label: `${as} ${op}s typing ${channel ? 'in the pool\'s topic' : `to ${to.join(' and ')}`}`,
     typing: { to, direct: !channel },
     applies: (state, context) => context.level >= 253 && to.every((role) => typeof state.own[role][TYPING_SETTING] === 'boolean'),
+    touches: () => to.map((role) => `?typing to ${role}`),
     send: (context, state, pool) => context.call(as, 'POST', '/typing', channel ? { op, type: 'stream', stream_id: pool.channel.id, topic: state.topic } : { op, to: to.map((role) => pool.ids[role]) as never }, { repeatable: true }),
     apply(_state, answer) {
       return succeededAnswer(answer) ? [] : [{ rules: ['typing.reaches-receivers'], text: `${this.label}: POST /typing answered ${told(answer)}` }];
@@ -1115,6 +1144,7 @@ function membership(as: Role, leave: boolean): Step {
     label: `${as} ${leave ? 'leaves' : 'joins again'} the third channel`,
     owner: as,
     applies: (state) => state.left.includes(as) !== leave,
+    touches: (_state, pool) => [`${as}'s membership`, ...[...pool.thirdMessages].map((id) => `${as}'s flags on ${id}`)],
     send: (context, _state, pool) => (leave
       ? context.call(as, 'DELETE', '/users/me/subscriptions', { subscriptions: [pool.third.name] }, { repeatable: true })
       : context.call(as, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: pool.third.name }] }, { repeatable: true })),
@@ -1224,15 +1254,13 @@ function differences(model: Organization, world: World, pool: Pool): Problem[] {
     }
     for (const [id, got] of actual) if (!expected.has(id)) problems.push({ rules: ['general.own-data-only', 'drafts.channel-draft-needs-one-channel', 'general.authentication-required'], text: `${as} has a draft ${id} (${got}) that none of its own successful requests made` });
     // A field open within its limit: any value of at most its limit's characters is the model's (settled from the world after the step).
-    const open = new Map(model.scheduled[as].filter((item) => item.within).map((item) => [item.id, item.within!]));
-    const closed = (item: Scheduled) => {
-      const within = open.get(item.id);
-      return within ? { ...item, [within.field]: '' } : item;
-    };
+    const open = new Map(model.scheduled[as].filter((item) => item.within).map((item) => [item.id, Object.entries(item.within!) as Array<['content' | 'topic', number]>]));
+    const closed = (item: Scheduled) => ({ ...item, ...Object.fromEntries((open.get(item.id) ?? []).map(([field]) => [field, ''])) });
     for (const item of world.scheduled[as]) {
-      const within = open.get(item.id);
-      const value = within ? item[within.field] : '';
-      if (within && !(typeof value === 'string' && characterLength(value) <= within.max)) problems.push({ rules: [within.field === 'content' ? 'scheduled.content-limit' : 'scheduled.topic-limit'], text: `${as}'s scheduled message ${item.id} keeps a ${within.field} of ${typeof value === 'string' ? characterLength(value) : JSON.stringify(value)} characters, past the limit of ${within.max}` });
+      for (const [field, max] of open.get(item.id) ?? []) {
+        const value = item[field];
+        if (!(typeof value === 'string' && characterLength(value) <= max)) problems.push({ rules: [field === 'content' ? 'scheduled.content-limit' : 'scheduled.topic-limit'], text: `${as}'s scheduled message ${item.id} keeps a ${field} of ${typeof value === 'string' ? characterLength(value) : JSON.stringify(value)} characters, past the limit of ${max}` });
+      }
     }
     const scheduled = new Map(model.scheduled[as].map((item) => [item.id, key(closed(item), self)]));
     const listed = new Map(world.scheduled[as].filter((item) => !pool.openScheduled.has(item.id)).map((item) => [item.id, key(closed(item), self)]));
@@ -1318,33 +1346,92 @@ interface ModelState {
  * another, the sequences side by side): the world must be what some serial order of the
  * sequences makes. Two steps at once are two sequences of one.
  */
+type Sent = { readonly step: Step; readonly answer: Answer };
+
 class Command implements fc.AsyncCommand<ModelState, Context> {
   readonly sequences: ReadonlyArray<readonly Step[]>;
-  constructor(steps: readonly Step[], sequences?: ReadonlyArray<readonly Step[]>) {
+  /**
+   * Packed in rounds (a smoke run's boundary): each sequence's steps keep their order, and the
+   * sequences' steps are sent one at a time, taken in turn, for as long as none would change what
+   * a step of the round changed already (`touches`); then the world is read and judged, and the
+   * next round begins. No step hides another's effect, and one read serves many steps.
+   */
+  readonly packed: boolean;
+  constructor(steps: readonly Step[], sequences?: ReadonlyArray<readonly Step[]>, packed = false) {
     this.sequences = sequences ?? steps.map((step) => [step]);
+    this.packed = packed;
   }
   check = () => true;
   async run(model: ModelState, context: Context) {
     const { pool } = model;
-    // What applies is decided on the model before the command: a sequence's steps name what was there before it.
-    const sequences = this.sequences.map((sequence) => sequence.filter((step) => step.applies(model.state, context))).filter((sequence) => sequence.length > 0);
+    if (!this.packed) {
+      // Each step of a sequence is decided (whether it applies, what its positions name) on the model
+      // as the sequence's earlier steps leave it: the model before the command, then theirs applied.
+      // Every sequence ends before the command does: after a transient fault in one, the world is
+      // read again only once no request of the others is still on its way.
+      const sendAll = async (sequence: readonly Step[]) => {
+        const local = clone(model.state);
+        const sent: Sent[] = [];
+        for (const step of sequence) {
+          if (!step.applies(local, context)) continue;
+          const answer = await step.send(context, local, pool);
+          sent.push({ step, answer });
+          step.apply(local, answer, pool);
+        }
+        return sent;
+      };
+      // Side by side; in a differential run (oneAtATime), one after another in their order.
+      const outcomes: PromiseSettledResult<Sent[]>[] = [];
+      if (!context.options.oneAtATime) outcomes.push(...(await Promise.allSettled(this.sequences.map(sendAll))));
+      else for (const sequence of this.sequences) outcomes.push(await sendAll(sequence).then((value) => ({ status: 'fulfilled', value }) as const, (reason: unknown) => ({ status: 'rejected', reason }) as const));
+      const lost = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (lost) throw lost.reason;
+      return this.assess(model, context, outcomes.map((outcome) => (outcome as PromiseFulfilledResult<Sent[]>).value));
+    }
+    const queues = this.sequences.map((sequence) => [...sequence]);
+    while (queues.some((queue) => queue.length > 0)) {
+      const local = clone(model.state);
+      const sent: Sent[] = [];
+      const written = new Set<string>();
+      const read = new Set<string>();
+      const full = new Set<number>();
+      for (let turn = 0; full.size < queues.length; turn = (turn + 1) % queues.length) {
+        const queue = queues[turn]!;
+        if (full.has(turn)) continue;
+        const step = queue[0];
+        if (step === undefined) {
+          full.add(turn);
+          continue;
+        }
+        if (!step.applies(local, context)) {
+          queue.shift();
+          continue;
+        }
+        const touched = step.touches?.(local, pool) ?? [];
+        const reads = touched.filter((name) => name.startsWith('?')).map((name) => name.slice(1));
+        const refused = touched.filter((name) => name.startsWith('~')).map((name) => name.slice(1));
+        const writes = touched.filter((name) => !name.startsWith('?') && !name.startsWith('~'));
+        if (sent.length > 0 && (reads.some((name) => written.has(name)) || writes.some((name) => written.has(name) || read.has(name)))) {
+          full.add(turn);
+          continue;
+        }
+        for (const name of [...reads, ...refused]) read.add(name);
+        for (const name of writes) written.add(name);
+        queue.shift();
+        const answer = await step.send(context, local, pool);
+        sent.push({ step, answer });
+        step.apply(local, answer, pool);
+      }
+      await this.assess(model, context, [sent]);
+    }
+  }
+  /** The answers judged, and the world read: it must be what some serial order of the sequences makes of the model. */
+  private async assess(model: ModelState, context: Context, sent: ReadonlyArray<readonly Sent[]>): Promise<void> {
+    const { pool } = model;
+    const sequences = sent.filter((sequence) => sequence.length > 0);
     if (sequences.length === 0) return;
-    // Every sequence ends before the command does: after a transient fault in one, the world is
-    // read again only once no request of the others is still on its way.
-    const sendAll = async (sequence: readonly Step[]) => {
-      const answers: Answer[] = [];
-      for (const step of sequence) answers.push(await step.send(context, model.state, pool));
-      return answers;
-    };
-    // Side by side; in a differential run (oneAtATime), one after another in their order.
-    const outcomes: PromiseSettledResult<Answer[]>[] = [];
-    if (!context.options.oneAtATime) outcomes.push(...(await Promise.allSettled(sequences.map(sendAll))));
-    else for (const sequence of sequences) outcomes.push(await sendAll(sequence).then((value) => ({ status: 'fulfilled', value }) as const, (reason: unknown) => ({ status: 'rejected', reason }) as const));
-    const lost = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-    if (lost) throw lost.reason;
-    const sent = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<Answer[]>).value);
-    const steps = sequences.flat();
-    const answers = sent.flat();
+    const steps = sequences.flat().map((one) => one.step);
+    const answers = sequences.flat().map((one) => one.answer);
     const startOf = sequences.map((_, index) => sequences.slice(0, index).reduce((sum, sequence) => sum + sequence.length, 0));
     for (const [index, answer] of answers.entries()) {
       noServerError(answer, steps[index]!.label);
@@ -1370,9 +1457,9 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
       }
       if (closest === null || problems.length < closest.length) closest = problems;
     }
-    fail(closest!, steps.length === 1 ? steps[0]!.label : `${sequences.map((sequence) => sequence.map((step) => step.label).join(', then ')).join(' and, at once, ')} (in any order of them)`);
+    fail(closest!, steps.length === 1 ? steps[0]!.label : `${sequences.map((sequence) => sequence.map((one) => one.step.label).join(', then ')).join(' and, at once, ')}${sequences.length > 1 ? ' (in any order of them)' : ''}`);
   }
-  toString = () => this.sequences.map((sequence) => sequence.map((step) => step.label).join(' ; ')).join(' | at once | ');
+  toString = () => this.sequences.map((sequence) => sequence.map((step) => step.label).join(' ; ')).join(this.packed ? ' | in turn | ' : ' | at once | ');
 }
 
 /** Every order of n things, as lists of their positions. */
@@ -1389,7 +1476,7 @@ function settled(model: Organization, world: World): Organization {
       if (!item.within) return item;
       const seen = world.scheduled[as].find((one) => one.id === item.id);
       const { within, ...rest } = item;
-      return seen ? { ...rest, [within.field]: seen[within.field] } : rest;
+      return seen ? { ...rest, ...Object.fromEntries(Object.keys(within).map((field) => [field, seen[field as 'content' | 'topic']])) } : rest;
     });
   }
   return { ...model, scheduled };
@@ -1679,46 +1766,163 @@ function everyOperationByEveryActor(): Command[] {
 }
 
 /**
- * A smoke run's boundary: every operation by every actor at least once, in three commands (and the
- * reminders after them, one actor after another, where the target has the reference clock), each
- * the three actors' sequences sent side by side (an actor's own requests one after another), the
- * world read after each command. The steps of one command touch each actor's own data, or are
- * refused, so that every order of the sequences leaves one world; what one sequence names was
- * made by an earlier command.
+ * A smoke run's boundary: the boundary cases of the default run's, every operation by every actor,
+ * in few reads of the world. Each command holds one queue of steps per actor, packed in rounds
+ * (`Command.packed`): a round takes the queues' steps in turn for as long as none changes what the
+ * round changed already, then the world is read and judged. Each queue is laid out so that its
+ * steps of one round touch different things (messages, scheduled messages, settings); commands
+ * follow one another where one actor's step needs another's before it (a message sent to the third
+ * channel while the others are away).
  */
 function everyOperationInSmoke(): Command[] {
   const another = (as: Role): Role => (as === 'member' ? 'other' : 'member');
-  const faults: Record<Role, DraftFault> = { member: 'channels', other: 'nul', admin: 'missing-topic' };
-  const sequences = (make: (as: Role, index: number) => Step[]) => new Command([], ACTORS.map((as, index) => make(as, index)));
+  const packed = (make: (as: Role, index: number) => Step[]) => new Command([], ACTORS.map((as, index) => make(as, index)), true);
+  const draft = (kind: number, text: number, topic: number, audience: number) => ({ kind, text, topic, audience });
+  const receiving = SETTINGS.findIndex(([name]) => name === TYPING_SETTING);
   return [
-    sequences((as, index) => [
-      // With two equal drafts in the batch.
-      createDrafts(as, [{ kind: 0, text: 0, topic: 0, audience: 0 }, { kind: 1, text: index, topic: 1, audience: 0 }, { kind: 2, text: 2, topic: 0, audience: index }, { kind: 1, text: index, topic: 1, audience: 0 }], null, index === 1),
-      createDrafts(as, [{ kind: 1, text: 1, topic: 0, audience: 0 }, { kind: 2, text: 0, topic: 0, audience: 1 }], faults[as]),
+    // What the rest acts on, made by every actor, and every refused create: every kind of draft, two
+    // equal in a batch, each refused batch (the member), scheduled messages of both kinds, messages
+    // naming the others in each form, everyone, and each other's alert word; keys not one's own.
+    packed((as, index) => [
+      createDrafts(as, [draft(0, 0, 0, 0), draft(1, 2, 1, 0), draft(2, 0, 0, 1), draft(0, 1, 0, 1)], null),
+      createDrafts(as, [draft(1, 1, 1, 0), draft(1, 1, 1, 0)], null),
+      createDrafts(as, [draft(2, 2, 0, 1)], null, true),
       noDrafts(as),
-      schedule(as, index !== 1, index, 0, 1),
-      sendMessage(as, [{ who: 0, form: index }, { who: 1, form: 3 - index }], as === 'admin'),
-      uploadEmoji(as, index * 2, index === 1 ? 'gif' : 'png'),
-    ]),
-    sequences((as, index) => [
-      editScheduled(as, as, 0, { text: 1, topic: 1 }),
-      editScheduled(as, another(as), 0, { text: 2 }),
-      deleteDraft(as, another(as), 0),
-      updateFlags(as, 'add', FLAGS[index]!, [0, 1, 2, 4, 5]),
+      ...(as === 'member'
+        // The channels of the last draft: two (here), then none (in the list of faults).
+        ? [createDrafts(as, [draft(2, 1, 0, 0), draft(1, 1, 0, 1)], 'channels'), ...DRAFT_FAULT_NAMES.map((fault) => createDrafts(as, [draft(0, 1, 0, 0), draft(1, 0, 1, 0)], fault))]
+        : [createDrafts(as, [draft(1, 1, 0, 0), draft(2, 0, 0, 1)], (['nul', 'missing-topic'] as const)[index - 1]!)]),
+      schedule(as, true, 0, 0, 0),
+      schedule(as, false, 2, 0, 1),
+      schedule(as, false, 1, 0, 0),
+      schedule(as, true, 1, 1, 0),
+      sendMessage(as, [{ who: 0, form: 0 }, { who: 1, form: 3 }], false),
+      sendMessage(as, [{ who: 1, form: 1 }, { who: 0, form: 2 }], true),
+      sendMessage(as, [], false, { who: 0, casing: 0 }),
+      sendMessage(as, [], false, { who: 1, casing: 1 }),
       forged(as, another(as)),
-      createField(as, 0, as === 'admin', 0, false),
-      uploadEmoji(as, [1, 8, 7][index]!, ['png', 'png', 'no file'][index] as EmojiBody),
+      forged(as, null),
+      // What only an administrator may do, by each actor (the administrator's defaults come later).
+      createField(as, 0, false, 0, false),
+      ...(as === 'admin' ? [] : [updateDefaults(as, [{ setting: 2, value: 1, invalid: false }])]),
+      // Each refused request of the flags operation.
+      ...(Object.keys(FLAGS_FAULTS) as FlagsFault[]).map((invalid) => updateFlags(as, 'add', 'starred', [1], false, invalid)),
+      updateFlags(as, 'add', 'mentioned', [0]),
+      updateFlags(as, 'remove', 'historical', [1]),
+      // Custom emoji: names apart, refused names and bodies, the size limit (names equal to these come next).
+      ...(as === 'member'
+        ? [uploadEmoji(as, 0, 'png'), uploadEmoji(as, 2, 'gif'), uploadEmoji(as, 4, 'gif87'), uploadEmoji(as, 8, 'png'), uploadEmoji(as, 9, 'png'), uploadEmoji(as, 6, 'two files'), uploadEmoji(as, 6, 'a byte past the limit')]
+        : as === 'other' ? [uploadEmoji(as, 3, 'png'), uploadEmoji(as, 7, 'no file')] : [uploadEmoji(as, 7, 'at the limit')]),
+      // Typing: the member stops receiving notifications (the others are typed to next).
+      ...(as === 'member' ? [changeOwnSetting(as, receiving, 1)] : []),
     ]),
-    sequences((as, index) => [
-      updateFlags(as, 'remove', FLAGS[index]!, [0, 4], index === 2),
-      deleteScheduled(as, another(as), 0),
-      deleteScheduled(as, as, 0),
-      deleteDraft(as, as, 0),
-      updateDefaults(as, [{ setting: index, value: 1, invalid: false }]),
-      ...(as === 'admin' ? [deleteField(0)] : []),
+    // Each actor changes what it made, in rounds: each flag set, on messages with and without the
+    // others, then each taken away while the others stay, then more than a hundred IDs in one
+    // request; drafts deleted (another's refused) and one equal to an earlier one made; each edit
+    // of a scheduled message (another's refused), each edit the spec refuses, the empty topic's
+    // names, texts at their limits and past them; typing to users who receive notifications and to
+    // one who does not; names equal to the emoji's by case and underscores; the defaults.
+    packed((as) => [
+      // Round 1.
+      updateFlags(as, 'add', 'read', [0, 1, 1, 2]),
+      updateFlags(as, 'add', 'starred', [3]),
+      updateFlags(as, 'add', 'collapsed', [4]),
+      deleteDraft(as, as, 1),
+      createDrafts(as, [draft(0, 0, 0, 0)], null),
+      editScheduled(as, as, 0, { text: 1 }),
+      editScheduled(as, as, 1, { text: 2 }),
+      // Refused: each changes nothing (after the round's changes of the same messages, so that none hides them).
+      ...(as === 'member' ? BAD_EDIT_NAMES.flatMap((bad) => [editScheduled(as, as, 0, { bad }), editScheduled(as, as, 1, { bad, text: 1 })]) : []),
+      editScheduled(as, as, 2, { move: { name: 0, leaveOut: 'to' } }),
+      editScheduled(as, another(as), 0, { text: 2 }),
+      deleteScheduled(as, another(as), 1),
+      deleteDraft(as, another(as), 0),
+      ...(as === 'member' ? [uploadEmoji(as, 1, 'png')] : as === 'other' ? [uploadEmoji(as, 5, 'png'), typing(as, false, 2, 'start'), typing(as, false, 0, 'stop')] : [typing(as, true, 0, 'stop')]),
+      // Round 2.
+      updateFlags(as, 'add', 'starred', [0, 1, 5]),
+      updateFlags(as, 'add', 'collapsed', [2, 3]),
+      updateFlags(as, 'add', 'read', [4]),
+      editScheduled(as, as, 1, { topic: 1, later: 0 }),
+      editScheduled(as, as, 0, { move: { name: 1 } }),
+      editScheduled(as, as, 2, { move: { name: 1, leaveOut: 'topic' } }),
+      ...(as === 'member' ? [editScheduled(as, as, 3, { emptyTopic: 0 }), changeOwnSetting(as, receiving, 0)] : as === 'other' ? [typing(as, false, 0, 'start')] : []),
+      // Round 3: each flag taken away while the others stay.
+      updateFlags(as, 'remove', 'read', [0, 5], true),
+      updateFlags(as, 'remove', 'starred', [3]),
+      updateFlags(as, 'remove', 'collapsed', [4]),
+      editScheduled(as, as, 0, { move: { name: 0 }, topic: 1 }),
+      ...(as === 'member' ? [editScheduled(as, as, 3, { emptyTopic: 1 }), editScheduled(as, as, 1, { long: { field: 'content', over: 0, unit: 3 } })] : []),
+      // Round 4: more than a hundred IDs (one message a hundred times, then others): every one is changed.
+      updateFlags(as, 'add', 'collapsed', [...Array<number>(100).fill(1), 2, 0]),
+      updateFlags(as, 'remove', 'starred', [5]),
+      ...(as === 'member' ? [editScheduled(as, as, 3, { emptyTopic: 2 }), editScheduled(as, as, 2, { long: { field: 'content', over: 2, unit: 0 } }), editScheduled(as, as, 0, { long: { field: 'topic', over: 0, unit: 3, atLimit: true } })] : []),
+      // Round 5.
+      updateFlags(as, 'remove', 'collapsed', [...Array<number>(100).fill(2), 3, 1]),
+      ...(as === 'member' ? [editScheduled(as, as, 3, { emptyTopic: 3 }), editScheduled(as, as, 0, { long: { field: 'topic', over: 0, unit: 3 } }), editScheduled(as, as, 1, { long: { field: 'content', over: 0, unit: 2, atLimit: true } }), deleteScheduled(as, as, 2)] : [deleteScheduled(as, as, 2)]),
     ]),
-    // Reminders, the seventh operation: each actor's in turn (each moves the clock, so never at once with another step).
-    new Command([], [ACTORS.map((as, index) => remind(as, index, index === 2 ? null : index))]),
+    // The third channel: the member and the other leave it (its messages read), remove read from
+    // them (skipped, the channel listed) and from others, set and take away other flags on them;
+    // the administrator sets the defaults meanwhile: every value of each, three at once, values
+    // outside them, and the settings the level lacks; and makes the profile fields: each type, types
+    // outside them, an option without order, the summary's limit and its types, a summary field
+    // deleted and its place taken, a field without a name and one without a type.
+    packed((as) => as === 'admin'
+      ? [
+        ...ACTORS.map((role, index) => changeOwnSetting(role, 2, index)),
+        changeOwnSetting('member', 3, 2),
+        // Refused, each: a value outside its setting's values (beside a valid change or alone).
+        ...[0, 1, 2, 3].map((value) => updateDefaults(as, [{ setting: 0, value, invalid: true }])),
+        ...[0, 1, 2, 3].map((value) => updateDefaults(as, [{ setting: 2, value, invalid: true }, { setting: 1, value: 0, invalid: false }])),
+        updateDefaults(as, [{ setting: 1, value: 0, invalid: true }]),
+        ...[0, 1].map((value) => updateDefaults(as, [{ setting: 3, value, invalid: true }, { setting: 0, value, invalid: false }])),
+        createField(as, 2, true, 1, false),
+        createField(as, 2, false, 0, true),
+        createField(as, 1, false, 1, true),
+        createField(as, 1, false, 2, false, true),
+        createField(as, 0, false, 7, false),
+        createField(as, 0, true, 0, false),
+        createField(as, 1, true, 2, false),
+        createField(as, 2, true, 4, false),
+        createField(as, 2, true, 0, false),
+        createField(as, 3, true, 0, false),
+        createField(as, 4, true, 0, false),
+        deleteField(0, true),
+        createField(as, 4, true, 0, false),
+        createField(as, 0, false, 0, false, false, 'name'),
+        createField(as, 1, false, 0, false, false, 'type'),
+        // Every value of each setting, in rounds that set each at most once: three at once first.
+        updateDefaults(as, [{ setting: 0, value: 0, invalid: false }, { setting: 1, value: 1, invalid: false }, { setting: 2, value: 2, invalid: false }]),
+        absentDefault(0, { setting: 3, value: 1 }),
+        updateDefaults(as, [{ setting: 2, value: 0, invalid: false }, { setting: 0, value: 1, invalid: false }], true),
+        absentDefault(1, { setting: 1, value: 0 }),
+        updateDefaults(as, [{ setting: 3, value: 0, invalid: false }]),
+        absentDefault(2, { setting: 0, value: 0 }),
+        absentDefault(3, { setting: 2, value: 1 }),
+        updateDefaults(as, [{ setting: 3, value: 2, invalid: false }]),
+      ]
+      : [
+        updateFlags(as, 'add', 'starred', [4, 5]),
+        membership(as, true),
+        updateFlags(as, 'remove', 'read', [4, 0, 5, 4]),
+        updateFlags(as, 'remove', 'read', [1]),
+        updateFlags(as, 'add', 'collapsed', [5]),
+        updateFlags(as, 'remove', 'starred', [4]),
+      ]),
+    // Sent while they are away: not received.
+    packed((as) => (as === 'admin' ? [sendMessage(as, [], false, null, true)] : [])),
+    // Starred by them, it enters their history as historical; they join again and remove read (the
+    // administrator stays: it sent the message).
+    packed((as) => (as === 'admin' ? [] : [updateFlags(as, 'add', 'starred', [-1]), membership(as, false), updateFlags(as, 'remove', 'read', [5])])),
+    // What comes due, with the reference clock: the member's most edited message sent, the next
+    // failed, the one after deleted; each other actor's first sent; a reminder of each actor's, with
+    // each note and without one; the delete of a message deleted before.
+    packed((as, index) => [
+      ...(as === 'member' ? [comeDue(as, 0, 'sent'), comeDue(as, 0, 'failed'), comeDue(as, 0, 'deleted'), deleteScheduled(as, 'deleted', 0)] : [comeDue(as, 0, 'sent')]),
+      remind(as, index, index === 2 ? null : index),
+    ]),
+    // Requests at once: the same flag by two actors on one message, and an edit and a delete of one message.
+    new Command([updateFlags('member', 'add', 'collapsed', [0]), updateFlags('other', 'add', 'collapsed', [0]), editScheduled('admin', 'admin', 0, { text: 0 })]),
+    new Command([createDrafts('member', [draft(1, 0, 0, 0)], null), deleteDraft('other', 'member', 0), editScheduled('other', 'other', 0, { text: 0 }), deleteScheduled('other', 'other', 0)]),
   ];
 }
 
