@@ -18,7 +18,7 @@ import type { RuleId } from '../rules.js';
 import { exists, SPEC_SETTINGS } from './settings.js';
 import { characterLength, MARKED, MISSING_ID } from './generators.js';
 import { gif, gif87, listEmoji, png, sameName, uploaders } from './uploads.js';
-import { advanceClock, createChannel, fetchState, isTyping, linksToMessage, namesId, pollEvents, readConversation, recentMessages, registerQueue, send, sendSurely, targetNow, type Channel, type Queue } from './world.js';
+import { aboutDrafts, advanceClock, createChannel, fetchState, isTyping, linksToMessage, namesId, pollEvents, readConversation, recentMessages, registerQueue, send, sendSurely, targetNow, type Channel, type Queue } from './world.js';
 
 const ACTORS: readonly Role[] = ['member', 'other', 'admin'];
 const FLAGS = ['read', 'starred', 'collapsed'] as const;
@@ -128,6 +128,8 @@ interface Pool {
   readonly openScheduled: Set<number>;
   /** Each actor's alert words of letters and digits, as POST /register gives them (the organization's own: the run adds none). */
   readonly alertWords: Record<Role, readonly string[]>;
+  /** Each actor's enable_drafts_synchronization when the run began (put back at its end). */
+  readonly synchronization: Record<Role, unknown>;
 }
 
 const clone = (state: Organization): Organization => ({
@@ -177,6 +179,10 @@ interface Step {
   readonly switchesTyping?: Role;
   /** The step moves the clock: it is never sent at once with another of the model's steps. */
   readonly alone?: boolean;
+  /** Packed, the step is a round of its own (its events are judged as its alone). */
+  readonly ownRound?: boolean;
+  /** The drafts synchronization the step switched off and on again, and the drafts it deleted: no event may speak of them. */
+  switched?(): { readonly as: Role; readonly drafts: readonly Draft[] } | null;
   /**
    * What of the world the step changes, where an earlier step may have changed it too (an object, a
    * user's flags on a message, a setting), as the state names it when the step goes: a segment of
@@ -257,6 +263,7 @@ function createDrafts(as: Role, items: ReadonlyArray<{ kind: number; text: numbe
     owner: as,
     createsDrafts: true,
     applies: () => items.length > 0,
+    touches: () => [`?${as}'s drafts`],
     send: (context, _state, pool) => context.call(as, 'POST', '/drafts', { drafts: drafts(pool), ...(extra ? { [UNSUPPORTED]: 'x' } : {}) }, { repeatable: invalid !== null }),
     apply(state, answer, pool) {
       if (invalid !== null) {
@@ -293,7 +300,7 @@ function deleteDraft(as: Role, whose: Role, position: number): Step {
     label: `${as} deletes ${whose === as ? 'its' : `${whose}'s`} draft #${position}`,
     owner: as,
     applies: (state) => state.drafts[whose].length > 0,
-    touches: (state) => [`${whose === as ? '' : '~'}draft ${at(state.drafts[whose], position)!.id}`],
+    touches: (state) => [`${whose === as ? '' : '~'}draft ${at(state.drafts[whose], position)!.id}`, `?${whose}'s drafts`],
     send: (context, state) => {
       draft = at(state.drafts[whose], position)!;
       return context.call(as, 'DELETE', `/drafts/${draft.id}`);
@@ -1177,6 +1184,127 @@ function forged(email: Role, keyOf: Role | null): Step {
   };
 }
 
+/**
+ * An actor switches drafts synchronization off, then on again (Zulip's PATCH /settings, outside
+ * the spec's operations; the spec states what it does): every draft the server holds for the user
+ * is deleted, and no drafts event is sent (judgeEvents). Taken only where the user had it on and has
+ * no draft the run did not make (GET /drafts first): another client's drafts would go too.
+ */
+function switchSynchronization(as: Role): Step {
+  let outcome: { readonly drafts: readonly Draft[] } | null = null;
+  const found: Problem[] = [];
+  return {
+    label: `${as} switches drafts synchronization off and on again`,
+    owner: as,
+    alone: true,
+    switched: () => (outcome === null ? null : { as, drafts: outcome.drafts }),
+    applies: () => true,
+    touches: () => [`${as}'s drafts`],
+    async send(context, state, pool) {
+      outcome = null;
+      found.length = 0;
+      const listed = await context.call(as, 'GET', '/drafts');
+      const drafts = listed.body?.drafts;
+      if (!succeededAnswer(listed) || !Array.isArray(drafts) || pool.synchronization[as] !== true || drafts.some((draft: any) => !String(draft?.content).includes(context.prefix))) return listed;
+      let off: Answer;
+      try {
+        off = await context.call(as, 'PATCH', '/settings', { enable_drafts_synchronization: false });
+      } catch (error) {
+        // Its answer lost: switched on again all the same, and the world read again.
+        await context.call(as, 'PATCH', '/settings', { enable_drafts_synchronization: true }, { repeatable: true }).catch(() => undefined);
+        throw error;
+      }
+      if (!succeededAnswer(off)) return off;
+      outcome = { drafts: state.drafts[as] };
+      const on = await context.call(as, 'PATCH', '/settings', { enable_drafts_synchronization: true }, { repeatable: true });
+      if (!succeededAnswer(on)) found.push({ rules: ['drafts.sync-off-deletes-drafts'], text: `${this.label}: switching it on again was answered ${told(on)}` });
+      return on;
+    },
+    apply(state, answer) {
+      if (outcome === null) return succeededAnswer(answer) ? [] : [{ rules: ['drafts.sync-off-deletes-drafts'], text: `${this.label}: answered ${told(answer)}` }];
+      // Every draft of the user is gone, those this sequence made among them.
+      state.drafts[as] = [];
+      return [...found];
+    },
+  };
+}
+
+/**
+ * The administrator creates a user (Zulip's POST /users, with --create-users; a user cannot be
+ * deleted), who reads its own settings: each is the organization's default as the model has it.
+ */
+function newUser(): Step {
+  let settings: Record<string, unknown> = {};
+  let failed: Answer | null = null;
+  return {
+    label: 'admin creates a user, who reads its own settings',
+    applies: (state, context) => context.level >= 96 && context.probe.missing['create-users'] === undefined && Object.keys(state.defaults).length > 0,
+    async send(context) {
+      failed = null;
+      const email = `${context.prefix}-organization-${context.serial('organization user')}@example.com`;
+      const created = await context.call('admin', 'POST', '/users', { email, password: `${context.prefix}-password`, full_name: `${context.prefix} organization user` });
+      if (!succeededAnswer(created)) return created;
+      context.cleanup.leftBehind(`users (named with ${context.prefix}; the API deletes no user)`);
+      const key = await context.call('admin', 'POST', '/reference/api_key', { user_id: created.body?.user_id });
+      if (!succeededAnswer(key) || typeof key.body?.api_key !== 'string') {
+        failed = key;
+        return created;
+      }
+      const state = await fetchState(context, { forged: true, email, api_key: key.body.api_key, shown: '$CREATED_USER_API_KEY' }, ['user_settings'], 'POST /register as the new user');
+      settings = pick(state.user_settings ?? {});
+      return created;
+    },
+    apply(state, answer) {
+      if (!succeededAnswer(answer)) return [{ rules: ['defaults.new-users-get-defaults'], text: `${this.label}: POST /users answered ${told(answer)}` }];
+      if (failed !== null) return [{ rules: ['defaults.new-users-get-defaults'], text: `${this.label}: POST /reference/api_key answered ${told(failed)}` }];
+      const wrong = Object.entries(state.defaults).filter(([name, value]) => settings[name] !== value);
+      return wrong.length === 0 ? [] : [{ rules: ['defaults.new-users-get-defaults'], text: `${this.label}: the new user's ${wrong.map(([name, value]) => `${name} is ${JSON.stringify(settings[name])}, not the default ${JSON.stringify(value)}`).join('; ')}` }];
+    },
+  };
+}
+
+/**
+ * More than a hundred distinct messages in one request: the actor stars 101 messages of its own
+ * (sent once a run, to a topic of their own, unstarred), then takes the flag away: each request
+ * modifies every one, and its response lists exactly those.
+ */
+function moreThanAHundred(as: Role): Step {
+  const found: Problem[] = [];
+  const listed = (answer: Answer, ids: readonly number[], op: string) => {
+    const messages = answer.body?.messages;
+    if (!succeededAnswer(answer) || !Array.isArray(messages)) return [{ rules: ['flags.response-lists-modified'] as RuleId[], text: `${op} "starred" on 101 unstarred messages was answered ${told(answer)}` }];
+    const missing = ids.filter((id) => !messages.includes(id));
+    const extra = messages.filter((id: unknown) => !ids.includes(id as number));
+    return [
+      ...(missing.length > 0 ? [{ rules: ['flags.response-lists-modified'] as RuleId[], text: `${op} "starred" modified 101 messages, and the response's messages leaves out ${missing.length} of them (${missing.slice(0, 5).join(', ')}…)` }] : []),
+      ...(extra.length > 0 ? [{ rules: ['flags.response-lists-only-modified'] as RuleId[], text: `${op} "starred" modified 101 messages, and the response's messages lists others: ${JSON.stringify(extra.slice(0, 5))}` }] : []),
+    ];
+  };
+  return {
+    label: `${as} stars 101 messages of its own in one request, then unstars them`,
+    owner: as,
+    applies: () => true,
+    async send(context, state, pool) {
+      found.length = 0;
+      const ids = await context.memo(`organization hundred ${as}`, async () => {
+        const sent: number[] = [];
+        for (let index = 0; index < 101; index++) sent.push(await send(context, as, pool.channel, `${pool.marker} ${index} of a hundred and one`, `${state.topic} hundred`));
+        return sent;
+      });
+      // Unstarred first, whatever an earlier use left (a lost answer), unjudged.
+      await context.call(as, 'POST', '/messages/flags', { messages: ids, op: 'remove', flag: 'starred' }, { repeatable: true });
+      const add = await context.call(as, 'POST', '/messages/flags', { messages: ids, op: 'add', flag: 'starred' });
+      found.push(...listed(add, ids, 'adding'));
+      const remove = await context.call(as, 'POST', '/messages/flags', { messages: ids, op: 'remove', flag: 'starred' });
+      found.push(...listed(remove, ids, 'removing'));
+      return remove;
+    },
+    apply() {
+      return found.map((problem) => ({ ...problem, text: `${this.label}: ${problem.text}` }));
+    },
+  };
+}
+
 // ---- Reading the world ------------------------------------------------------------------------
 
 /** What a read of the world gives: the model's parts, and the settings where they were read. */
@@ -1395,7 +1523,8 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
       const written = new Set<string>();
       const read = new Set<string>();
       const full = new Set<number>();
-      for (let turn = 0; full.size < queues.length; turn = (turn + 1) % queues.length) {
+      // A step of its own round waiting at a queue's head goes first.
+      for (let turn = Math.max(0, queues.findIndex((queue) => queue[0]?.ownRound)); full.size < queues.length; turn = (turn + 1) % queues.length) {
         const queue = queues[turn]!;
         if (full.has(turn)) continue;
         const step = queue[0];
@@ -1405,6 +1534,11 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
         }
         if (!step.applies(local, context)) {
           queue.shift();
+          continue;
+        }
+        // A step of its own round begins one, and ends it.
+        if (sent.length > 0 && (step.ownRound || sent.at(-1)!.step.ownRound)) {
+          full.add(turn);
           continue;
         }
         const touched = step.touches?.(local, pool) ?? [];
@@ -1523,8 +1657,22 @@ async function judgeEvents(context: Context, pool: Pool, before: Organization, s
     const typedHere = typedTo.includes(as) && receives(as) === true;
     // Event names are not shown: where the command only types, any event is what it brought (typing.reaches-receivers); beside other steps, one that speaks of typing.
     const brought = steps.every((step) => step.typing !== undefined) ? () => true : isTyping;
-    const heard = (seen: any[]) => mine.every((id) => seen.some((event) => mentionsId(event, id))) && (!typedHere || seen.some(brought));
-    const events = await pollEvents(context, as, pool.queues[as], heard, mine.length > 0 || typedHere ? context.options.eventWaitMs : 0);
+    // Drafts synchronization switched off and on again: the settings event of switching it on ends the wait (a server that sends none is watched for the whole wait).
+    const synchronized = steps.map((step) => step.switched?.()).find((switched) => switched?.as === as);
+    const switchedOn = (event: any) => event?.type === 'user_settings' && event.property === 'enable_drafts_synchronization' && event.value === true;
+    const heard = (seen: any[]) => mine.every((id) => seen.some((event) => mentionsId(event, id))) && (!typedHere || seen.some(brought)) && (!synchronized || seen.some(switchedOn));
+    const events = await pollEvents(context, as, pool.queues[as], heard, mine.length > 0 || typedHere || synchronized ? context.options.eventWaitMs : 0);
+    if (synchronized && synchronized.drafts.length > 0) {
+      // No event may speak of the drafts it deleted; before the event of switching on, none of drafts at all (switching on, of which the spec says nothing, may send one).
+      // By an ID of the deleted drafts, or (where the command made none of the actor's) by the name of
+      // its type; not by a text: the pool's texts repeat, in scheduled messages too.
+      const ids = synchronized.drafts.map((draft) => draft.id);
+      const [named, typed] = [aboutDrafts(ids, [], false), aboutDrafts(ids, [], mine.length === 0)];
+      const on = events.findIndex(switchedOn);
+      const judged = (event: any, before: boolean) => !/settings/.test(String(event?.type)) && (before ? typed(event) : named(event));
+      const spoken = events.filter((event, index) => judged(event, on < 0 || index < on));
+      if (spoken.length > 0) fail([{ rules: ['drafts.sync-off-sends-no-event'], text: `${as} switched drafts synchronization off, and its queue (registered before) was told of its drafts: ${JSON.stringify(spoken).slice(0, 400)}` }], label);
+    }
     if (mine.length > 0) {
       const unheard = mine.filter((id) => !events.some((event) => mentionsId(event, id)));
       if (unheard.length > 0) fail([{ rules: ['drafts.event-to-other-clients'], text: `${as} made drafts ${unheard.join(', ')}, and no event of its queue named them within the wait` }], label);
@@ -1571,6 +1719,7 @@ function stepArbitrary(): fc.Arbitrary<Step> {
     fc.tuple(actor, position, fc.constantFrom<'sent' | 'deleted' | 'failed'>('sent', 'sent', 'deleted', 'failed')).map(([as, at, mode]) => comeDue(as, at, mode)),
     fc.tuple(actor, fc.nat(7), fc.option(fc.nat(1), { nil: null })).map(([as, at, note]) => remind(as, at, note)),
     fc.tuple(actor, fc.nat(EMOJI_NAMES.length - 1), fc.constantFrom<EmojiBody>('png', 'gif', 'gif87', 'png', 'two files', 'no file')).map(([as, name, body]) => uploadEmoji(as, name, body)),
+    actor.map((as) => switchSynchronization(as)),
   );
 }
 
@@ -1613,6 +1762,8 @@ function everyOperationByEveryActor(): Command[] {
       one(createDrafts(as, [{ kind: 2, text: 2, topic: 0, audience: 1 }], null, true)),
       ...(as === 'member' ? DRAFT_FAULT_NAMES.filter((fault) => !['channels', 'nul', 'type', 'missing'].includes(fault)).map((fault) => one(createDrafts(as, [{ kind: 0, text: 1, topic: 0, audience: 0 }, { kind: 1, text: 0, topic: 1, audience: 0 }], fault))) : []),
       one(noDrafts(as)),
+      // Every draft of the actor deleted by switching synchronization off, then new ones made.
+      one(switchSynchronization(as)),
       // Equal drafts: two in one batch, and one equal to a draft made before.
       one(createDrafts(as, [{ kind: 1, text: 1, topic: 1, audience: 0 }, { kind: 1, text: 1, topic: 1, audience: 0 }], null)),
       one(createDrafts(as, [{ kind: 0, text: 0, topic: 0, audience: 0 }], null)),
@@ -1685,8 +1836,8 @@ function everyOperationByEveryActor(): Command[] {
       one(membership(as, false)),
     );
   }
-  // Every setting the level lacks, each beside a valid change.
-  commands.push(...[0, 1, 2, 3].map((which) => one(absentDefault(which, { setting: which, value: which }))));
+  // Every setting the level lacks, each beside a valid change; a user created after them starts with the defaults.
+  commands.push(...[0, 1, 2, 3].map((which) => one(absentDefault(which, { setting: which, value: which }))), one(newUser()), one(moreThanAHundred('member')));
   // Typing: each actor in turn stops receiving notifications, is typed to directly (with one who
   // receives them) and in the topic, alone and with the other, and receives them again.
   const receiving = SETTINGS.findIndex(([name]) => name === TYPING_SETTING);
@@ -1813,8 +1964,8 @@ function everyOperationInSmoke(): Command[] {
       ...(as === 'member'
         ? [uploadEmoji(as, 0, 'png'), uploadEmoji(as, 2, 'gif'), uploadEmoji(as, 4, 'gif87'), uploadEmoji(as, 8, 'png'), uploadEmoji(as, 9, 'png'), uploadEmoji(as, 6, 'two files'), uploadEmoji(as, 6, 'a byte past the limit')]
         : as === 'other' ? [uploadEmoji(as, 3, 'png'), uploadEmoji(as, 7, 'no file')] : [uploadEmoji(as, 7, 'at the limit')]),
-      // Typing: the member stops receiving notifications (the others are typed to next).
-      ...(as === 'member' ? [changeOwnSetting(as, receiving, 1)] : []),
+      // Typing: the member stops receiving notifications (the others are typed to next); more than a hundred distinct messages in one request.
+      ...(as === 'member' ? [changeOwnSetting(as, receiving, 1), moreThanAHundred(as)] : []),
     ]),
     // Each actor changes what it made, in rounds: each flag set, on messages with and without the
     // others, then each taken away while the others stay, then more than a hundred IDs in one
@@ -1838,7 +1989,8 @@ function everyOperationInSmoke(): Command[] {
       deleteScheduled(as, another(as), 1),
       deleteDraft(as, another(as), 0),
       ...(as === 'member' ? [uploadEmoji(as, 1, 'png')] : as === 'other' ? [uploadEmoji(as, 5, 'png'), typing(as, false, 2, 'start'), typing(as, false, 0, 'stop')] : [typing(as, true, 0, 'stop')]),
-      // Round 2.
+      // Round 2: every draft deleted by switching synchronization off.
+      switchSynchronization(as),
       updateFlags(as, 'add', 'starred', [0, 1, 5]),
       updateFlags(as, 'add', 'collapsed', [2, 3]),
       updateFlags(as, 'add', 'read', [4]),
@@ -1899,6 +2051,8 @@ function everyOperationInSmoke(): Command[] {
         absentDefault(2, { setting: 0, value: 0 }),
         absentDefault(3, { setting: 2, value: 1 }),
         updateDefaults(as, [{ setting: 3, value: 2, invalid: false }]),
+        // A user created now starts with the defaults as they are.
+        newUser(),
       ]
       : [
         updateFlags(as, 'add', 'starred', [4, 5]),
@@ -1939,14 +2093,21 @@ function poolOf(context: Context): Promise<Pool> {
     const since = Number((await readConversation(context, 'member', { channel: channel.id, topic: 'organization' }, 10)).find((message) => message.id === first)?.timestamp);
     const ids = Object.fromEntries(ACTORS.map((as) => [as, context.probe.users[as].id])) as Record<Role, number>;
     const alertWords = {} as Record<Role, readonly string[]>;
-    for (const as of ACTORS) alertWords[as] = ((await fetchState(context, as, ['alert_words'])).alert_words ?? []).filter((word: unknown) => typeof word === 'string' && /^[\p{L}\p{N}]+$/u.test(word));
+    const synchronization = {} as Record<Role, unknown>;
+    for (const as of ACTORS) {
+      const state = await fetchState(context, as, ['alert_words', 'user_settings']);
+      alertWords[as] = (state.alert_words ?? []).filter((word: unknown) => typeof word === 'string' && /^[\p{L}\p{N}]+$/u.test(word));
+      synchronization[as] = state.user_settings?.enable_drafts_synchronization;
+      // Switched off and on again by the model: put back as it was, whatever a lost answer left.
+      if (typeof synchronization[as] === 'boolean') context.putBack(`restore ${as}'s enable_drafts_synchronization=${synchronization[as]}`, { as, method: 'PATCH', path: '/settings', params: { enable_drafts_synchronization: synchronization[as] as boolean } });
+    }
     const queues = {} as Record<Role, Queue>;
     // Declaring channel typing notifications, which Zulip sends only to queues that understand them.
     for (const as of ACTORS) queues[as] = await registerQueue(context, as, null, { stream_typing_notifications: true });
     context.cleanup.atEnd('delete the organization model\'s event queues', async () => {
       for (const queue of Object.values(queues)) await queue.remove();
     });
-    return { channel, second, third, thirdMessages: new Set<number>(), ids, marker, fieldMarker, queues, since, level: context.level, uploaders: await uploaders(context), emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength, delivered: new Set<number>(), openScheduled: new Set<number>(), alertWords };
+    return { channel, second, third, thirdMessages: new Set<number>(), ids, marker, fieldMarker, queues, since, level: context.level, uploaders: await uploaders(context), emptyTopicDisplayName: context.probe.emptyTopicDisplayName, maxMessageLength: context.probe.maxMessageLength, maxTopicLength: context.probe.maxTopicLength, delivered: new Set<number>(), openScheduled: new Set<number>(), alertWords, synchronization };
   });
 }
 

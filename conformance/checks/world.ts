@@ -314,3 +314,34 @@ export async function advanceClock(context: Context, seconds: number, deliver = 
   context.timeOffset = body.now - Date.now() / 1000;
   return body.now;
 }
+
+/**
+ * Whether an event speaks of these drafts: by the name of its type, by a draft's whole content
+ * (which carries the run's token), or by one of the drafts' IDs where a draft's ID is meant: a
+ * field named for drafts (`draft_id`, `draft_ids`), or `id`/`ids` inside a draft (under such a
+ * field, or anywhere in an event whose type names drafts). A number anywhere else is not a draft:
+ * a message's ID, a user's, a time or the queue's event ID can equal a draft's (a server may number
+ * drafts and messages from one range, and another run's messages reach the same user's queue), and
+ * the run's prefix alone is not one of its drafts: an event that lists every custom emoji names
+ * those of every run.
+ */
+export function aboutDrafts(ids: readonly number[], contents: readonly string[], byTypeName = true) {
+  const quoted = contents.filter((content) => content.length > 0).map((content) => JSON.stringify(content).slice(1, -1));
+  const isDraftId = (value: unknown) => typeof value === 'number' && ids.includes(value);
+  const mentions = (value: unknown, inDraft: boolean): boolean => {
+    if (Array.isArray(value)) return value.some((item) => mentions(item, inDraft));
+    if (value === null || typeof value !== 'object') return false;
+    return Object.entries(value).some(([key, item]) => {
+      const draftField = /draft/i.test(key);
+      const idField = draftField || (inDraft && /^ids?$/.test(key));
+      return (idField && (isDraftId(item) || (Array.isArray(item) && item.some(isDraftId)))) || mentions(item, inDraft || draftField);
+    });
+  };
+  return (event: any): boolean => {
+    const text = JSON.stringify(event);
+    const typed = /draft/i.test(String(event?.type));
+    // The event's own `id` is the queue's, whatever its type.
+    const { id: _queued, ...payload } = event ?? {};
+    return (byTypeName && typed) || quoted.some((content) => text.includes(content)) || mentions(payload, typed);
+  };
+}

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { targetProfile } from '../../reference/http/boot.js';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/http/server.js';
-import { aboutDrafts } from '../checks/drafts.js';
+import { aboutDrafts } from '../checks/world.js';
 import { sameName } from '../checks/uploads.js';
 import type { Report } from '../report/json.js';
 import { checkTarget } from '../api.js';
