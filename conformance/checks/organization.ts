@@ -1665,8 +1665,9 @@ async function judgeEvents(context: Context, pool: Pool, before: Organization, s
     if (synchronized && synchronized.drafts.length > 0) {
       // No event may speak of the drafts it deleted; before the event of switching on, none of drafts at all (switching on, of which the spec says nothing, may send one).
       // By an ID of the deleted drafts, or (where the command made none of the actor's) by the name of
-      // its type; not by a text: the pool's texts repeat, in scheduled messages too.
-      const ids = synchronized.drafts.map((draft) => draft.id);
+      // its type; not by a text: the pool's texts repeat, in scheduled messages too. A draft the
+      // command made before the switch is named by the event of its making: not judged.
+      const ids = synchronized.drafts.map((draft) => draft.id).filter((id) => !mine.includes(id));
       const [named, typed] = [aboutDrafts(ids, [], false), aboutDrafts(ids, [], mine.length === 0)];
       const on = events.findIndex(switchedOn);
       const judged = (event: any, before: boolean) => !/settings/.test(String(event?.type)) && (before ? typed(event) : named(event));
