@@ -109,6 +109,50 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
       getScheduledMessages: 'GET /scheduled_messages',
     },
   },
+  // The modules of spec code the operations share: the settings tables, messages and their flags,
+  // users, channels, and the HTTP layer.
+  settings: {
+    spec: ['bool', 'int', 'str', 'SETTINGS', 'allowedValues', 'settingsAt', 'settingsOfLevel', 'readBooleanSetting', 'checkSettingValue', 'SETTINGS_RULES', 'settingsByName', 'settingsOfRealm', 'readSettings', 'doChangeUserSetting'],
+    open: {},
+    outside: { initialSettings: 'the settings a new organization starts with (the reference\'s own start: the spec states no initial values)', updateSettings: 'PATCH /settings' },
+  },
+  messages: {
+    spec: [
+      'messageIsAccessible', 'findAccessibleMessage', 'flagNames', 'userFlagBits', 'STREAM_WILDCARDS', 'findMentions', 'containsAlertWord', 'splitsWildcardFlags', 'isSilentMention',
+      'alertWordForm', 'flagsOfNewMessage', 'MESSAGE_RULES', 'recipientUserIds', 'doSendMessage', 'messageDict', 'checkChannelTopic', 'isEmptyTopicName', 'checkChannelId', 'checkDirectRecipientIds',
+    ],
+    open: {
+      rendersByDefault: ['general.message-rendering'], renderContent: ['general.message-rendering'], renderZulipMarkdown: ['general.message-rendering'], escapeHtml: ['general.message-rendering'],
+      renderInline: ['general.message-rendering'], mentionedUser: ['general.message-rendering'],
+    },
+    outside: {},
+  },
+  users: {
+    spec: ['checkAdministrator', 'settingsOfNewUser', 'ownDataAudience', 'USER_RULES'],
+    open: {},
+    outside: { createdUsers: 'POST /users; POST /reference/api_key', createUser: 'POST /users', referenceApiKey: 'POST /reference/api_key' },
+  },
+  channels: {
+    spec: ['doUnsubscribe', 'markReadOnLeaving', 'CHANNEL_RULES'],
+    open: {},
+    outside: {
+      streamDict: 'POST /register (streams, subscriptions); GET and POST /users/me/subscriptions', subscriptionDict: 'POST /register (subscriptions); GET and POST /users/me/subscriptions',
+      firstMessageId: 'POST /register (streams)', subscribedChannels: 'POST /register (subscriptions); GET /users/me/subscriptions', unsubscribedChannels: 'POST /register (unsubscribed)',
+      neverSubscribedChannels: 'POST /register (never_subscribed)', getSubscriptions: 'GET /users/me/subscriptions', findChannelByName: 'POST and DELETE /users/me/subscriptions',
+      principals: 'POST and DELETE /users/me/subscriptions', audience: 'POST and DELETE /users/me/subscriptions (peer events)', sendPeerEvent: 'POST and DELETE /users/me/subscriptions (peer events)',
+      subscribe: 'POST /users/me/subscriptions', unsubscribe: 'DELETE /users/me/subscriptions', archiveChannel: 'DELETE /streams/{}',
+    },
+  },
+  general: {
+    spec: [
+      'MIB', 'LIMITS', 'fileLimit', 'bodyLimit', 'compileRoutes', 'NO_MATCH', 'findRoute', 'createHandler', 'finish', 'answerFailure', 'NO_QUERY', 'dispatch', 'LOOPBACK', 'peerOf',
+      'envelopedOnce', 'textOnce', 'envelope', 'sendError', 'successEnvelope', 'listsIgnoredParameters', 'ignoredParametersListed', 'userOfCredentials', 'HTTP_RULES', 'send', 'finishAnswer',
+      'authenticated', 'unauthorized', 'authenticate', 'checkBasicCredentials', 'authenticateIfPresent', 'tooLarge', 'drain', 'readBody', 'formFields', 'formDecoded', 'readAll',
+      'multipartLimitsByRealm', 'multipartLimits', 'readMultipart',
+    ],
+    open: { lastDate: ['general.date-header'], httpDate: ['general.date-header'] },
+    outside: {},
+  },
   typing: {
     spec: ['receivesTyping', 'TYPING_RULES', 'doSendTypingNotification'],
     open: {},

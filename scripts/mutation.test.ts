@@ -12,14 +12,16 @@ import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { RULES } from '../conformance/rules.js';
 import { ROUTES } from '../reference/http/server.js';
 import { CLASSES, classProblems, type AreaClasses, type Structure } from './mutation-classes.js';
-import { AREAS, MUST_GOAL, caught, classAt, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, samePlace, scoresOfRecord, type Place } from './mutation.js';
+import { readdirSync } from 'node:fs';
+import { SPEC_RULES } from '../reference/http/rules.js';
+import { AREAS, MODULES, MUST_GOAL, builtModule, caught, classAt, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, samePlace, scoresOfRecord, type Place } from './mutation.js';
 
 const noop = () => {};
 const quiet = { debug: noop, info: noop, warn: noop, error: noop, trace: noop, fatal: noop, isDebugEnabled: () => false, isTraceEnabled: () => false, isInfoEnabled: () => false, isWarnEnabled: () => false, isErrorEnabled: () => false, isFatalEnabled: () => false };
 
 /** The mutants Stryker makes of an area's built module, by place. */
 async function mutantsOf(area: string): Promise<Place[]> {
-  const name = `dist/reference/operations/${area}.js`;
+  const name = builtModule(area);
   // The instrumenter's logger is the only thing it is given: Stryker's own plugin machinery is not needed to list mutants.
   const instrumenter = new Instrumenter(quiet as never);
   const result = await instrumenter.instrument([{ name, content: readFileSync(name, 'utf8'), mutate: true }], { ignorers: [], plugins: null, excludedMutations: [] } as never);
@@ -31,7 +33,7 @@ const severities = new Map(RULES.map((rule) => [rule.id as string, rule.severity
 
 /** What the table is checked against: the built module, the routes its exports serve, the catalog. */
 async function structureOf(area: string): Promise<Structure> {
-  const exports: Record<string, unknown> = await import(`../reference/operations/${area}.js`);
+  const exports: Record<string, unknown> = await import(`../reference/${MODULES[area as keyof typeof MODULES]}.js`);
   const routes = new Map<string, string[]>();
   for (const route of ROUTES) {
     for (const [method, handler] of Object.entries(route.methods)) {
@@ -39,12 +41,29 @@ async function structureOf(area: string): Promise<Structure> {
       if (name) routes.set(name, [...(routes.get(name) ?? []), `${method} ${route.path}`]);
     }
   }
-  return { source: readFileSync(`dist/reference/operations/${area}.js`, 'utf8'), routes, severities };
+  return { source: readFileSync(builtModule(area), 'utf8'), routes, severities };
 }
 
 const recorded = readVerdicts();
 const equivalents = readEquivalents();
 const currentOf = (area: string) => recorded.find((entry) => entry.area === area && isCurrent(entry));
+
+test('every module of the reference that holds a rule function of the spec is an area\'s, mutated in its run', async () => {
+  const specFunctions = new Set<unknown>(Object.values(SPEC_RULES));
+  const holding: string[] = [];
+  for (const folder of ['model', 'operations', 'support', 'http', 'dialects']) {
+    for (const file of readdirSync(`dist/reference/${folder}`).filter((name) => name.endsWith('.js'))) {
+      const exports: Record<string, unknown> = await import(`../reference/${folder}/${file}`);
+      const source = readFileSync(`dist/reference/${folder}/${file}`, 'utf8');
+      // A module holds a rule function where it declares one of the functions SPEC_RULES is made of (and exports its table).
+      const declared = (item: unknown) => typeof item === 'function' && specFunctions.has(item) && new RegExp(`^(export )?function ${item.name}\\b`, 'm').test(source);
+      const holds = Object.values(exports).some((value) => value !== null && typeof value === 'object' && Object.values(value).some(declared));
+      if (holds) holding.push(`${folder}/${file.replace(/\.js$/, '')}`);
+    }
+  }
+  assert.ok(holding.length >= 13, `${holding.length} modules hold rule functions`);
+  assert.equal(holding.filter((module) => !(Object.values(MODULES) as string[]).includes(module)), [], 'modules of spec code in no area');
+});
 
 for (const area of AREAS) {
   test(`${area}: each declaration's class is the one its code gives (rules its comment names, the route it serves, what it uses)`, async () => {
@@ -87,11 +106,11 @@ test('a line that only calls a function is the callee\'s; any other line is its 
 });
 
 test('the verdicts recorded are those of the modules as built now; an area without any is named not measured', () => {
-  for (const entry of recorded) assert.ok(isCurrent(entry), `reference/operations/${entry.area}.ts changed since its mutation run: npm run mutation -- ${entry.area}`);
+  for (const entry of recorded) assert.ok(isCurrent(entry), `reference/${MODULES[entry.area as keyof typeof MODULES]}.ts changed since its mutation run: npm run mutation -- ${entry.area}`);
   assert.is(new Set(recorded.map((entry) => entry.area)).size, recorded.length, 'an area recorded twice');
   const docs = readFileSync('docs/mutation.md', 'utf8');
   for (const area of AREAS.filter((name) => !currentOf(name))) {
-    process.stdout.write(`\n  SKIPPED: the mutation verdicts of ${area}: none recorded for reference/operations/${area}.ts as built now (npm run mutation -- ${area}); docs/mutation.md names it not measured\n`);
+    process.stdout.write(`\n  SKIPPED: the mutation verdicts of ${area}: none recorded for reference/${MODULES[area]}.ts as built now (npm run mutation -- ${area}); docs/mutation.md names it not measured\n`);
     assert.match(docs, new RegExp(`^\\| ${area} \\| not measured`, 'm'), `docs/mutation.md does not name ${area} not measured`);
   }
 });
@@ -102,7 +121,7 @@ for (const area of AREAS) {
     // Without verdicts of this module, the list is still held to the mutants and the code; only whether a rule caught one is unknown.
     const verdicts = currentOf(area)?.verdicts;
     if (verdicts) assert.is(verdicts.length, mutants.length, `${area}: the recorded verdicts are for ${verdicts.length} mutants, Stryker makes ${mutants.length}`);
-    const source = readFileSync(`dist/reference/operations/${area}.js`, 'utf8');
+    const source = readFileSync(builtModule(area), 'utf8');
     const lines = source.split('\n');
     const located = classAt(area, source);
     // Every mutant stands in a declaration the table classes.

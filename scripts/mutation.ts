@@ -3,8 +3,8 @@
 //   mutants) without running Stryker; --collect: record the areas' verdicts from their last
 //   Stryker run (reports/) without running it again.
 //
-// Mutation testing of the reference with StrykerJS: the built module of an area
-// (dist/reference/operations/AREA.js) is mutated, and the suite is the test (scripts/mutant-run.ts): the
+// Mutation testing of the reference with StrykerJS: the built module of an area (MODULES: an
+// operation's, or one the operations share) is mutated, and the suite is the test (scripts/mutant-run.ts): the
 // area's rules and the general ones, at three seeds, against the reference in Zulip's dialect
 // with the decisions and in the alternate dialect. Each run writes its JSON report, so the
 // verdict of every mutant names the rules that caught it.
@@ -29,7 +29,20 @@ import { parseArgs } from 'node:util';
 import { classOf, declarationAt, declarationsOf, type MutantClass } from './mutation-classes.js';
 import { DIALECTS, SEEDS, reportName } from './mutant-run.js';
 
-export const AREAS = ['defaults', 'drafts', 'emoji', 'fields', 'flags', 'reminders', 'scheduled', 'typing'] as const;
+/**
+ * Each area and its module of the reference: the operations' modules, and the modules of spec code
+ * they share (the settings tables, messages and their flags, users, channels, the HTTP layer).
+ * scripts/mutation.test.ts fails when a module that holds a rule function of the spec is in none.
+ */
+export const MODULES = {
+  defaults: 'operations/defaults', drafts: 'operations/drafts', emoji: 'operations/emoji', fields: 'operations/fields', flags: 'operations/flags', reminders: 'operations/reminders',
+  scheduled: 'operations/scheduled', typing: 'operations/typing', settings: 'operations/settings', messages: 'model/messaging', users: 'support/users', channels: 'support/channels',
+  general: 'http/handler',
+} as const;
+export type Area = keyof typeof MODULES;
+export const AREAS = Object.keys(MODULES) as Area[];
+/** The built module an area's mutants are made of. */
+export const builtModule = (area: string) => `dist/reference/${MODULES[area as Area]}.js`;
 export const EQUIVALENTS_FILE = 'scripts/mutation-equivalent.json';
 export const VERDICTS_FILE = 'scripts/mutation-verdicts.json';
 
@@ -242,13 +255,13 @@ export const readEquivalents = (): Equivalent[] => JSON.parse(readFileSync(EQUIV
 export const readVerdicts = (): AreaVerdicts[] => (existsSync(VERDICTS_FILE) ? JSON.parse(readFileSync(VERDICTS_FILE, 'utf8')) : []);
 
 /** Whether verdicts were recorded for the area's module as built now. */
-export const isCurrent = (entry: AreaVerdicts) => hashOf(readFileSync(`dist/reference/operations/${entry.area}.js`, 'utf8')) === entry.module;
+export const isCurrent = (entry: AreaVerdicts) => hashOf(readFileSync(builtModule(entry.area), 'utf8')) === entry.module;
 
 /** Scores of every area whose verdicts were recorded for its module as built now, and the areas without, from the files as they stand. */
 export function scoresOfRecord(): { scores: AreaScore[]; runs: number; unmeasured: string[] } {
   const equivalents = readEquivalents();
   const recorded = readVerdicts().filter(isCurrent);
-  const scores = recorded.map((entry) => scoreArea(entry.area, readFileSync(`dist/reference/operations/${entry.area}.js`, 'utf8'), entry.verdicts, equivalents));
+  const scores = recorded.map((entry) => scoreArea(entry.area, readFileSync(builtModule(entry.area), 'utf8'), entry.verdicts, equivalents));
   return { scores, runs: recorded[0]?.runs ?? 10, unmeasured: AREAS.filter((area) => !recorded.some((entry) => entry.area === area)) };
 }
 
@@ -271,7 +284,7 @@ function main(): number {
   const recorded = new Map(readVerdicts().filter(isCurrent).map((entry) => [entry.area, entry]));
   mkdirSync('reports', { recursive: true });
   for (const area of values.rescore ? [] : areas) {
-    const module = `dist/reference/operations/${area}.js`;
+    const module = builtModule(area);
     const verdictsDir = join(process.cwd(), 'reports', 'mutants', area);
     if (!values.collect) {
       rmSync(verdictsDir, { recursive: true, force: true });
@@ -303,7 +316,7 @@ function main(): number {
       if (stryker.status !== 0) throw new Error(`stryker exited with ${stryker.status}`);
     }
     const report = JSON.parse(readFileSync(`reports/mutation-${area}.json`, 'utf8'));
-    const file = Object.keys(report.files).find((name) => name.endsWith(`reference/operations/${area}.js`))!;
+    const file = Object.keys(report.files).find((name) => name.endsWith(module.slice('dist/'.length)))!;
     const source: string = report.files[file].source;
     const rulesOf = (mutant: string) => SEEDS.flatMap((seed) => DIALECTS.flatMap((dialect) => failedRules(reportName(verdictsDir, mutant, seed, dialect))));
     const verdicts = (report.files[file].mutants as StrykerMutant[]).filter((mutant) => mutant.status !== 'Ignored').map((mutant): Verdict => {

@@ -240,7 +240,9 @@ function finishAnswer(res: ServerResponse, body: string | Buffer | undefined): v
   res.end(body);
 }
 
+/** general.date-header: the last Date header made, for the second it was made in. */
 let lastDate = { second: NaN, text: '' };
+/** general.date-header: the Date header of an answer, made once a second. */
 function httpDate(second: number): string {
   if (second !== lastDate.second) lastDate = { second, text: new Date(second * 1000).toUTCString() };
   return lastDate.text;

@@ -176,8 +176,8 @@ export function renderContent(realm: Realm, content: string): string {
 }
 
 /**
- * Zulip's HTML for the basics of its Markdown: paragraphs and line breaks, **strong**,
- * *emphasis*, ~~strike~~, `code`, links, and user mentions; anything else stays text.
+ * general.message-rendering: Zulip's HTML for the basics of its Markdown: paragraphs and line
+ * breaks, **strong**, *emphasis*, ~~strike~~, `code`, links, and user mentions; anything else stays text.
  */
 export function renderZulipMarkdown(realm: Realm, content: string): string {
   return content
@@ -187,9 +187,10 @@ export function renderZulipMarkdown(realm: Realm, content: string): string {
     .join('\n');
 }
 
+/** general.message-rendering: text inside the HTML of rendered content. */
 export const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 
-/** Inline markup: code spans first (nothing inside them is markup), then the rest. */
+/** general.message-rendering: inline markup, code spans first (nothing inside them is markup), then the rest. */
 function renderInline(realm: Realm, text: string): string {
   return text.split(/(`[^`\n]+`)/).map((piece, index) => {
     if (index % 2 === 1) return `<code>${escapeHtml(piece.slice(1, -1))}</code>`;
@@ -206,6 +207,7 @@ function renderInline(realm: Realm, text: string): string {
   }).join('');
 }
 
+/** general.message-rendering: the user a rendered mention names. */
 function mentionedUser(realm: Realm, text: string): User | undefined {
   const [name, id] = text.split('|');
   if (id !== undefined && /^\d+$/.test(id.trim())) return realm.users.get(Number(id) as UserId);
