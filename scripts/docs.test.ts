@@ -124,11 +124,21 @@ test('every ID an example uses was made or listed earlier in it, is one of the o
 // docs/annotated.json holds, times and the run's prefix aside, so that the page shows the
 // reference as it is, and rebuilt docs differ only where the reference changed.
 const drawSeed = Number(process.env.TEAMCHAT_DOCS_SEED ?? Math.floor(Math.random() * 2 ** 31));
+/**
+ * How far a step moves the reference clock depends on the second the run reads it at (a case is due
+ * at ten seconds into a minute or later, deliveries.ts), which is the machine's time gone by: a
+ * time, set aside like the others.
+ */
+const clockStepsAside = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.length === 2 && value[0] === 'advance_seconds' ? ['advance_seconds', '<seconds>'] : value.map(clockStepsAside);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, entry]) => [name, clockStepsAside(entry)]));
+  return value;
+};
 const drawn = [0, 1, 2].map((index) => RULES[(drawSeed + index * 7919) % RULES.length]!.id);
 test(`the recorded exchanges and support are the reference's as it is now: ${drawn.join(', ')} (TEAMCHAT_DOCS_SEED=${drawSeed})`, async () => {
   for (const id of drawn) {
     const again = await recordRule(id);
-    assert.equal(normalised(again), normalised(recorded.rules[id]), `${id} records otherwise now: npm run docs`);
+    assert.equal(clockStepsAside(normalised(again)), clockStepsAside(normalised(recorded.rules[id])), `${id} records otherwise now: npm run docs`);
   }
 });
 
