@@ -14,7 +14,7 @@ import { ROUTES } from '../reference/http/server.js';
 import { CLASSES, classProblems, type AreaClasses, type Structure } from './mutation-classes.js';
 import { readdirSync } from 'node:fs';
 import { SPEC_RULES } from '../reference/http/rules.js';
-import { AREAS, MODULES, MUST_GOAL, builtModule, caught, classAt, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, samePlace, scoresOfRecord, type Place } from './mutation.js';
+import { AREAS, MODULES, MUST_GOAL, builtModule, caught, classAt, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, sameClasses, samePlace, scoresOfRecord, type Place } from './mutation.js';
 
 const noop = () => {};
 const quiet = { debug: noop, info: noop, warn: noop, error: noop, trace: noop, fatal: noop, isDebugEnabled: () => false, isTraceEnabled: () => false, isInfoEnabled: () => false, isWarnEnabled: () => false, isErrorEnabled: () => false, isFatalEnabled: () => false };
@@ -103,6 +103,22 @@ test('a line that only calls a function is the callee\'s; any other line is its 
   assert.is(at(place('realm.rules.checkFailedMessageGetsTimestamp(scheduled, timestamp);')).kind, 'spec');
   assert.is(at(place("if (scheduled.delivered)")).kind, 'open');
   assert.is(at(place('scheduled ??= lookUp();')).kind, 'spec');
+});
+
+test('the class table of each area is the one its recorded run scored by: a class moved since fails until the area is run again', () => {
+  for (const entry of recorded.filter(isCurrent)) {
+    assert.ok(entry.classes, `${entry.area}: its verdicts record no class table: npm run mutation -- ${entry.area}`);
+    assert.ok(sameClasses(entry.classes, CLASSES[entry.area]), `${entry.area}: scripts/mutation-classes.ts classes it otherwise than its run did (${classChanges(entry.classes, CLASSES[entry.area]!, readFileSync(builtModule(entry.area), 'utf8')).map((change) => `${change.name} ${change.from} → ${change.to}`).join(', ')}): npm run mutation -- ${entry.area}, and the page shows the move`);
+  }
+  // A move is seen: the scheduled table with dueScheduledMessages filed as an open point.
+  const scheduled = recorded.find((entry) => entry.area === 'scheduled' && isCurrent(entry));
+  if (scheduled) {
+    const moved = { ...CLASSES.scheduled!, spec: CLASSES.scheduled!.spec.filter((name) => name !== 'dueScheduledMessages'), open: { ...CLASSES.scheduled!.open, dueScheduledMessages: ['scheduled.delivery' as const] } };
+    assert.not.ok(sameClasses(scheduled.classes, moved));
+    const changes = classChanges(scheduled.classes, moved, readFileSync(builtModule('scheduled'), 'utf8'));
+    assert.equal(changes.map((change) => [change.name, change.from, change.to]), [['dueScheduledMessages', 'spec', 'open']]);
+    assert.ok(changes[0]!.rules.some((rule) => rule.startsWith('scheduled.sent-at-its-time: ')), JSON.stringify(changes[0]));
+  }
 });
 
 test('the verdicts recorded are those of the modules as built now; an area without any is named not measured', () => {

@@ -26,7 +26,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { classOf, declarationAt, declarationsOf, type MutantClass } from './mutation-classes.js';
+import { CLASSES, classOf, declarationAt, declarationsOf, type AreaClasses, type MutantClass } from './mutation-classes.js';
+import { ruleById } from '../conformance/rules.js';
 import { DIALECTS, SEEDS, reportName } from './mutant-run.js';
 
 /**
@@ -75,8 +76,53 @@ export interface AreaVerdicts {
   /** sha256 of the built module the mutants were made of. */
   readonly module: string;
   readonly runs: number;
+  /**
+   * The class table the run scored by (scripts/mutation-classes.ts as it stood): the test fails
+   * when the table differs from it, until the area is run again, so that no class moves silently
+   * once the verdicts are known.
+   */
+  readonly classes?: AreaClasses;
+  /** What the run found moved since the previous run's table: each declaration, and the rules its comment named then. */
+  readonly classChanges?: readonly ClassChange[];
   readonly verdicts: Verdict[];
 }
+
+/** A declaration whose class differs from the previous run's. */
+export interface ClassChange {
+  readonly name: string;
+  readonly from: MutantClass | 'none';
+  readonly to: MutantClass | 'none';
+  /** The rules the declaration's comment names (its spec code's, or its open point's decisions), with their titles: the spec's words for its class. */
+  readonly rules: readonly string[];
+}
+
+const classOfIn = (classes: AreaClasses | undefined, name: string): MutantClass | 'none' =>
+  !classes ? 'none' : classes.spec.includes(name) ? 'spec' : name in classes.open ? 'open' : name in classes.outside ? 'outside' : 'none';
+
+/** Each declaration whose class the table now gives otherwise than the previous run's, with the rules its comment names. */
+export function classChanges(previous: AreaClasses | undefined, now: AreaClasses, source: string): ClassChange[] {
+  if (!previous) return [];
+  const names = new Set([...previous.spec, ...Object.keys(previous.open), ...Object.keys(previous.outside), ...now.spec, ...Object.keys(now.open), ...Object.keys(now.outside)]);
+  const lines = source.split('\n');
+  const commentOf = (name: string) => {
+    const at = declarationsOf(source).find((declaration) => declaration.name === name)?.line;
+    const comment: string[] = [];
+    for (let line = (at ?? 0) - 2; at !== undefined && line >= 0 && /^\s*(\/\/|\/\*|\*)/.test(lines[line]!); line--) comment.unshift(lines[line]!);
+    return comment.join(' ');
+  };
+  return [...names].filter((name) => classOfIn(previous, name) !== classOfIn(now, name)).sort().map((name) => ({
+    name, from: classOfIn(previous, name), to: classOfIn(now, name),
+    rules: [...new Set(commentOf(name).match(/\b[a-z]+\.[a-z0-9-]*[a-z0-9]\b/g) ?? [])].filter((id) => ruleById(id as never)).map((id) => `${id}: ${ruleById(id as never)!.title}`),
+  }));
+}
+
+/** Whether the class table of an area is the one its recorded run scored by (the same declarations in the same classes, with the same reasons). */
+export const sameClasses = (a: AreaClasses | undefined, b: AreaClasses | undefined) => JSON.stringify(normalisedClasses(a)) === JSON.stringify(normalisedClasses(b));
+const normalisedClasses = (classes: AreaClasses | undefined) => classes && {
+  spec: [...classes.spec].sort(),
+  open: Object.fromEntries(Object.entries(classes.open).sort(([a], [b]) => a.localeCompare(b)).map(([name, decisions]) => [name, [...decisions].sort()])),
+  outside: Object.fromEntries(Object.entries(classes.outside).sort(([a], [b]) => a.localeCompare(b))),
+};
 
 export interface AreaScore {
   readonly area: string;
@@ -185,7 +231,7 @@ export function scoreArea(area: string, source: string, verdicts: readonly Verdi
 /** The goal of each area's must-only score (issue 42): reported against, never reached by listing survivors. */
 export const MUST_GOAL = 90;
 
-function markdown(scores: readonly AreaScore[], runs: number, unmeasured: readonly string[]): string {
+function markdown(scores: readonly AreaScore[], runs: number, unmeasured: readonly string[], moved: ReadonlyArray<readonly [string, readonly ClassChange[]]> = []): string {
   const lines = [
     '# Mutation scores of the reference',
     '',
@@ -215,6 +261,14 @@ function markdown(scores: readonly AreaScore[], runs: number, unmeasured: readon
     ...scores.map((score) => `| ${score.area} | ${score.mutants} | ${score.machinery} | ${score.outside} | ${score.equivalent} | ${score.open} | ${score.mustKilled} of ${score.mustKilled + score.mustSurvived.length}: **${score.mustScore}%**${score.mustScore < MUST_GOAL ? ` (under ${MUST_GOAL}%)` : ''} | ${score.killed} of ${score.killed + score.survived.length}: ${score.score}% |`),
     ...unmeasured.map((area) => `| ${area} | not measured: no verdicts for the module as built now (\`npm run mutation -- ${area}\`) | | | | | | |`),
     '',
+    '## Classes moved since the previous run',
+    '',
+    'Each run records the class table it scored by; `scripts/mutation.test.ts` fails when the table differs from it until the',
+    'area is run again, and the run lists here what moved since the run before, with the rules the declaration\'s comment names.',
+    '',
+    ...(moved.length === 0 ? ['None.', ''] : moved.flatMap(([area, changes]) => [
+      `- **${area}**: ${changes.map((change) => `\`${change.name}\` ${change.from} → ${change.to}${change.rules.length > 0 ? ` (${change.rules.join('; ')})` : ' (its comment names no rule)'}`).join('; ')}`,
+    ]).concat([''])),
   ];
   const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0, 120);
   for (const score of scores) {
@@ -267,7 +321,8 @@ export function scoresOfRecord(): { scores: AreaScore[]; runs: number; unmeasure
 
 export const markdownOfRecord = () => {
   const { scores, runs, unmeasured } = scoresOfRecord();
-  return markdown(scores, runs, unmeasured);
+  const moved = readVerdicts().filter(isCurrent).filter((entry) => (entry.classChanges ?? []).length > 0).map((entry) => [entry.area, entry.classChanges!] as const);
+  return markdown(scores, runs, unmeasured, moved);
 };
 
 function main(): number {
@@ -330,11 +385,15 @@ function main(): number {
     const clean = rulesOf('none');
     if (clean.length > 0) throw new Error(`the unmutated reference failed ${clean.map((rule) => rule.id).join(', ')}: no verdict is worth anything`);
     if (!existsSync(reportName(verdictsDir, 'none', SEEDS[0], DIALECTS[0]))) throw new Error('the unmutated reference was not checked: no verdict is worth anything');
-    recorded.set(area, { area, module: hashOf(source), runs, verdicts });
+    const previous = recorded.get(area) ?? readVerdicts().find((entry) => entry.area === area);
+    const classes = CLASSES[area]!;
+    // What moved since the previous run is kept with the record, and shown on the page.
+    const changes = classChanges(previous?.classes, classes, source);
+    recorded.set(area, { area, module: hashOf(source), runs, classes, classChanges: changes, verdicts });
   }
   const all = [...recorded.values()].sort((a, b) => a.area.localeCompare(b.area));
   // One mutant a line, so that a change of verdicts reads as a diff of those mutants.
-  const text = all.map((entry) => `  {"area": ${JSON.stringify(entry.area)}, "module": ${JSON.stringify(entry.module)}, "runs": ${entry.runs}, "verdicts": [\n${entry.verdicts.map((verdict) => `    ${JSON.stringify(verdict)}`).join(',\n')}\n  ]}`).join(',\n');
+  const text = all.map((entry) => `  {"area": ${JSON.stringify(entry.area)}, "module": ${JSON.stringify(entry.module)}, "runs": ${entry.runs},\n   "classes": ${JSON.stringify(entry.classes)},\n   "classChanges": ${JSON.stringify(entry.classChanges ?? [])}, "verdicts": [\n${entry.verdicts.map((verdict) => `    ${JSON.stringify(verdict)}`).join(',\n')}\n  ]}`).join(',\n');
   writeFileSync(VERDICTS_FILE, `[\n${text}\n]\n`);
   const { scores } = scoresOfRecord();
   for (const score of scores.filter((entry) => areas.length === 0 || areas.includes(entry.area))) {
