@@ -74,7 +74,7 @@ function runFile(file) {
 // Files that mostly wait run beside the others, not in a core's turn: deliveries on real time, a
 // lossy proxy's timeouts, runs that wait for one another's lease (each uses a third of its time or
 // less on a core).
-const WAITING = ['self-real-time', 'proxy', 'many-runs'];
+const WAITING = ['self-real-time', 'proxy', 'many-runs', 'mutant-check'];
 const waits = (file) => WAITING.some((name) => file.includes(name));
 const queue = files.filter((file) => !waits(file));
 // Two more than the cores: the files wait on sockets and timers part of the time (measured on two

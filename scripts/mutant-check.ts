@@ -1,0 +1,95 @@
+// A recorded mutation verdict run again: the mutant Stryker would make at the recorded place is made
+// with Stryker's instrumenter (which reads the active mutant from __STRYKER_ACTIVE_MUTANT__, as
+// under Stryker), in a copy of the built project, and the per-mutant runner (scripts/mutant-run.ts)
+// runs the area's rules against it. The verdict must be the record's: caught by a must rule, or
+// not, and where caught, by one of the rules the record names. npm test runs a sample drawn from
+// the date (scripts/mutant-check.test.ts); `node dist/scripts/mutant-check.js AREA [N]` runs N of
+// one area.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Instrumenter } from '@stryker-mutator/instrumenter';
+import { DIALECTS, SEEDS, reportName } from './mutant-run.js';
+import { AREAS, MODULES, builtModule, caughtByMust, isCurrent, readVerdicts, samePlace, type Area, type Verdict } from './mutation.js';
+
+const noop = () => {};
+const quiet = { debug: noop, info: noop, warn: noop, error: noop, trace: noop, fatal: noop, isDebugEnabled: () => false, isTraceEnabled: () => false, isInfoEnabled: () => false, isWarnEnabled: () => false, isErrorEnabled: () => false, isFatalEnabled: () => false };
+
+/** The statuses a re-run can tell again: a run that hung or could not start is not one. */
+const TOLD = new Set(['Killed', 'Survived']);
+
+export interface Recheck {
+  readonly area: string;
+  readonly verdict: Verdict;
+  /** The must rules that failed in the re-run, in the run that stopped it (none: it survived). */
+  readonly must: readonly string[];
+  /** Why the re-run's verdict is not the record's, or null. */
+  readonly differs: string | null;
+}
+
+/** Mutants drawn from the recorded verdicts of the areas as built now, by a seed: one caught by a must rule and one not, per area asked. */
+export function drawMutants(seed: number, areas: readonly string[], perArea = 1): Array<{ area: string; verdict: Verdict }> {
+  const drawn: Array<{ area: string; verdict: Verdict }> = [];
+  let state = seed >>> 0;
+  const next = () => (state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0);
+  for (const entry of readVerdicts().filter((one) => isCurrent(one) && areas.includes(one.area))) {
+    for (const caught of [true, false]) {
+      const pool = entry.verdicts.filter((verdict) => TOLD.has(verdict.status) && caughtByMust(verdict) === caught);
+      for (let index = 0; index < perArea && pool.length > 0; index++) drawn.push({ area: entry.area, verdict: pool.splice(next() % pool.length, 1)[0]! });
+    }
+  }
+  return drawn;
+}
+
+/** Runs one recorded mutant again, in a copy of the built project under `root`, removed afterwards. */
+export async function recheck(area: string, verdict: Verdict, runs: number, root = process.cwd()): Promise<Recheck> {
+  const module = builtModule(area);
+  const instrumenter = new Instrumenter(quiet as never);
+  const result = await instrumenter.instrument([{ name: module, content: readFileSync(join(root, module), 'utf8'), mutate: true }], { ignorers: [], plugins: null, excludedMutations: [] } as never);
+  const mutant = result.mutants.find((one) => samePlace({ line: one.location.start.line + 1, column: one.location.start.column + 1, end: `${one.location.end.line + 1}:${one.location.end.column + 1}`, mutator: one.mutatorName, replacement: one.replacement ?? '' }, verdict));
+  if (!mutant) return { area, verdict, must: [], differs: 'Stryker makes no such mutant of the module as built now' };
+  // The copy sits inside the project, so that its modules find the project's node_modules.
+  const copy = mkdtempSync(join(resolve(root), '.mutant-check-'));
+  try {
+    cpSync(join(root, 'dist'), join(copy, 'dist'), { recursive: true });
+    for (const name of ['fixtures', 'docs', 'package.json']) if (existsSync(join(root, name))) symlinkSync(resolve(root, name), join(copy, name));
+    writeFileSync(join(copy, module), result.files[0]!.content);
+    const reports = join(copy, 'reports');
+    spawnSync(process.execPath, [join(copy, 'dist/scripts/mutant-run.js'), area, String(runs), reports], { cwd: copy, stdio: 'ignore', env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: mutant.id } });
+    const must = SEEDS.flatMap((seed) => DIALECTS.flatMap((dialect) => {
+      const file = reportName(reports, mutant.id, seed, dialect);
+      if (!existsSync(file)) return [];
+      const { rules } = JSON.parse(readFileSync(file, 'utf8')) as { rules: Array<{ id: string; severity: string; status: string }> };
+      return rules.filter((rule) => rule.severity === 'must' && (rule.status === 'fail' || rule.status === 'error')).map((rule) => rule.id);
+    }));
+    const caught = must.length > 0;
+    const differs = caught !== caughtByMust(verdict) ? (caught ? `recorded as not caught by a must rule; now ${[...new Set(must)].join(', ')} catch it` : `recorded as caught by ${verdict.must.join(', ')}; now no must rule catches it`)
+      : caught && !must.some((id) => verdict.must.includes(id)) ? `recorded as caught by ${verdict.must.join(', ')}; now by ${[...new Set(must)].join(', ')}` : null;
+    return { area, verdict, must: [...new Set(must)], differs };
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<number> {
+  const [area, count] = process.argv.slice(2);
+  if (!area || !(AREAS as readonly string[]).includes(area)) {
+    process.stderr.write(`usage: node dist/scripts/mutant-check.js AREA [N]: AREA one of ${AREAS.join(', ')}\n`);
+    return 2;
+  }
+  const entry = readVerdicts().find((one) => one.area === area && isCurrent(one));
+  if (!entry) {
+    process.stderr.write(`teamchat mutant-check: no verdicts recorded for reference/${MODULES[area as Area]}.ts as built now\n`);
+    return 2;
+  }
+  let differing = 0;
+  for (const { verdict } of drawMutants(Number(process.env.TEAMCHAT_MUTANT_SEED ?? Date.now()), [area], Number(count ?? 2))) {
+    const found = await recheck(area, verdict, entry.runs);
+    if (found.differs) differing++;
+    process.stdout.write(`${area} ${verdict.line}:${verdict.column} ${verdict.mutator} → ${JSON.stringify(verdict.replacement)}: ${found.differs ?? 'as recorded'}\n`);
+  }
+  return differing > 0 ? 1 : 0;
+}
+
+if (process.argv[1] === new URL(import.meta.url).pathname) process.exit(await main());
