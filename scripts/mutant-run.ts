@@ -20,12 +20,13 @@ export const reportName = (dir: string, mutant: string, seed: number, dialect: s
 
 /**
  * The selection of an area's runs: its rules and the general ones. A module the operations share
- * is checked by the rules its code keeps: the settings tables and users by the defaults' (and the
- * general ones: administrators, own data), messages and channels by the flags', the HTTP layer by
- * the general ones.
+ * is checked by the rules its code keeps: the settings tables by the defaults', users by the
+ * defaults' (new users) and the drafts' (own data is told to the user's other clients), and the
+ * general ones (administrators), messages and channels by the flags', the HTTP layer by the
+ * general ones.
  */
-const SHARED: Readonly<Record<string, string>> = { settings: 'defaults', users: 'defaults', messages: 'flags', channels: 'flags' };
-export const areaSelection = (area: string) => (area === 'general' ? 'general.*' : `${SHARED[area] ?? area}.*,general.*`);
+const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*', users: 'defaults.*,drafts.*', messages: 'flags.*', channels: 'flags.*' };
+export const areaSelection = (area: string) => (area === 'general' ? 'general.*' : `${SHARED[area] ?? `${area}.*`},general.*`);
 
 function main(): number {
   const [area, runs, dir] = process.argv.slice(2);

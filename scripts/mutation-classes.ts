@@ -129,7 +129,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   },
   users: {
     spec: ['checkAdministrator', 'settingsOfNewUser', 'ownDataAudience', 'USER_RULES'],
-    open: {},
+    open: { NOT_ADMINISTRATOR: ['general.error-statuses'] },
     outside: { createdUsers: 'POST /users; POST /reference/api_key', createUser: 'POST /users', referenceApiKey: 'POST /reference/api_key' },
   },
   channels: {

@@ -8,12 +8,15 @@ import { personDict } from './core.js';
 import { everyone, sendEvent } from '../model/events.js';
 import { JsonError, missingArgument } from '../model/params.js';
 
+/** general.error-statuses: Zulip's words and code for refusing a user who is no administrator (the spec shows neither). */
+const NOT_ADMINISTRATOR = { msg: 'Must be an organization administrator', code: 'UNAUTHORIZED_PRINCIPAL' } as const;
+
 /**
  * Endpoints restricted to organization administrators (owners included); general.admin-only
  * for the spec's endpoints 1 and 4 (`specEndpoint`).
  */
 function checkAdministrator(realm: Realm, user: User, _specEndpoint = false): void {
-  if (!realm.isAdministrator(user)) throw new JsonError('Must be an organization administrator', 400, 'UNAUTHORIZED_PRINCIPAL');
+  if (!realm.isAdministrator(user)) throw new JsonError(NOT_ADMINISTRATOR.msg, 400, NOT_ADMINISTRATOR.code);
 }
 
 /** defaults.new-users-get-defaults */
