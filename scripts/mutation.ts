@@ -307,6 +307,16 @@ interface StrykerMutant {
 }
 
 export const readEquivalents = (): Equivalent[] => JSON.parse(readFileSync(EQUIVALENTS_FILE, 'utf8'));
+/** The verdicts as the repository's last commit holds them (none outside a git checkout). */
+function committedVerdicts(): AreaVerdicts[] {
+  const shown = spawnSync('git', ['show', `HEAD:${VERDICTS_FILE}`], { encoding: 'utf8' });
+  try {
+    return shown.status === 0 ? JSON.parse(shown.stdout) : [];
+  } catch {
+    return [];
+  }
+}
+
 export const readVerdicts = (): AreaVerdicts[] => (existsSync(VERDICTS_FILE) ? JSON.parse(readFileSync(VERDICTS_FILE, 'utf8')) : []);
 
 /** Whether verdicts were recorded for the area's module as built now. */
@@ -386,7 +396,9 @@ function main(): number {
     const clean = rulesOf('none');
     if (clean.length > 0) throw new Error(`the unmutated reference failed ${clean.map((rule) => rule.id).join(', ')}: no verdict is worth anything`);
     if (!existsSync(reportName(verdictsDir, 'none', SEEDS[0], DIALECTS[0]))) throw new Error('the unmutated reference was not checked: no verdict is worth anything');
-    const previous = recorded.get(area) ?? readVerdicts().find((entry) => entry.area === area);
+    // The previous run is the one the repository holds (an area run twice before a commit would
+    // otherwise hide what moved between its last commit and the first of those runs).
+    const previous = committedVerdicts().find((entry) => entry.area === area) ?? recorded.get(area) ?? readVerdicts().find((entry) => entry.area === area);
     const classes = CLASSES[area]!;
     // What moved since the previous run is kept with the record, and shown on the page.
     const changes = classChanges(previous?.classes, classes, source);
