@@ -1832,7 +1832,8 @@ function everyOperationByEveryActor(): Command[] {
       one(sendMessage(ACTORS.find((role) => role !== as)!, [], false, null, true)),
       one(updateFlags(as, 'add', 'starred', [-1])),
       one(membership(as, false)),
-      one(updateFlags(as, 'remove', 'read', [5])),
+      // Subscribed again: read is taken away from its messages, the one sent while it was away among them.
+      one(updateFlags(as, 'remove', 'read', [5, -1])),
       one(membership(as, true)),
       one(membership(as, false)),
     );
@@ -2065,9 +2066,9 @@ function everyOperationInSmoke(): Command[] {
       ]),
     // Sent while they are away: not received.
     packed((as) => (as === 'admin' ? [sendMessage(as, [], false, null, true)] : [])),
-    // Starred by them, it enters their history as historical; they join again and remove read (the
-    // administrator stays: it sent the message).
-    packed((as) => (as === 'admin' ? [] : [updateFlags(as, 'add', 'starred', [-1]), membership(as, false), updateFlags(as, 'remove', 'read', [5])])),
+    // Starred by them, it enters their history as historical; they join again and remove read from
+    // it and another (the administrator stays: it sent the message).
+    packed((as) => (as === 'admin' ? [] : [updateFlags(as, 'add', 'starred', [-1]), membership(as, false), updateFlags(as, 'remove', 'read', [5, -1])])),
     // What comes due, with the reference clock: the member's most edited message sent, the next
     // failed, the one after deleted; each other actor's first sent; a reminder of each actor's, with
     // each note and without one; the delete of a message deleted before.
