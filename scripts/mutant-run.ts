@@ -20,12 +20,13 @@ export const reportName = (dir: string, mutant: string, seed: number, dialect: s
 
 /**
  * The selection of an area's runs: its rules and the general ones. A module the operations share
- * is checked by the rules its code keeps: the settings tables by the defaults', users by the
- * defaults' (new users) and the drafts' (own data is told to the user's other clients), and the
+ * is checked by the rules its code keeps: the settings tables by the defaults' and the drafts'
+ * (synchronization switched off deletes the drafts), users by the defaults' (new users) and the
+ * drafts' (own data is told to the user's other clients), and the
  * general ones (administrators), messages and channels by the flags', the HTTP layer by the
  * general ones.
  */
-const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*', users: 'defaults.*,drafts.*', messages: 'flags.*', channels: 'flags.*' };
+const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*', channels: 'flags.*' };
 export const areaSelection = (area: string) => (area === 'general' ? 'general.*' : `${SHARED[area] ?? `${area}.*`},general.*`);
 
 function main(): number {
