@@ -42,6 +42,13 @@ export function drawMutants(seed: number, areas: readonly string[], perArea = 1)
   return drawn;
 }
 
+/** Why the must rules a re-run saw fail make another verdict than the record's, or null. */
+export function differsFrom(verdict: Verdict, must: readonly string[]): string | null {
+  const caught = must.length > 0;
+  if (caught !== caughtByMust(verdict)) return caught ? `recorded as not caught by a must rule; now ${[...new Set(must)].join(', ')} catch it` : `recorded as caught by ${verdict.must.join(', ')}; now no must rule catches it`;
+  return caught && !must.some((id) => verdict.must.includes(id)) ? `recorded as caught by ${verdict.must.join(', ')}; now by ${[...new Set(must)].join(', ')}` : null;
+}
+
 /** Runs one recorded mutant again, in a copy of the built project under `root`, removed afterwards. */
 export async function recheck(area: string, verdict: Verdict, runs: number, root = process.cwd()): Promise<Recheck> {
   const module = builtModule(area);
@@ -63,10 +70,7 @@ export async function recheck(area: string, verdict: Verdict, runs: number, root
       const { rules } = JSON.parse(readFileSync(file, 'utf8')) as { rules: Array<{ id: string; severity: string; status: string }> };
       return rules.filter((rule) => rule.severity === 'must' && (rule.status === 'fail' || rule.status === 'error')).map((rule) => rule.id);
     }));
-    const caught = must.length > 0;
-    const differs = caught !== caughtByMust(verdict) ? (caught ? `recorded as not caught by a must rule; now ${[...new Set(must)].join(', ')} catch it` : `recorded as caught by ${verdict.must.join(', ')}; now no must rule catches it`)
-      : caught && !must.some((id) => verdict.must.includes(id)) ? `recorded as caught by ${verdict.must.join(', ')}; now by ${[...new Set(must)].join(', ')}` : null;
-    return { area, verdict, must: [...new Set(must)], differs };
+    return { area, verdict, must: [...new Set(must)], differs: differsFrom(verdict, must) };
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
