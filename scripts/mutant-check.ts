@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, wri
 import { join, resolve } from 'node:path';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { DIALECTS, SEEDS, reportName } from './mutant-run.js';
-import { AREAS, MODULES, builtModule, caughtByMust, isCurrent, readVerdicts, samePlace, type Area, type Verdict } from './mutation.js';
+import { AREAS, MODULES, builtModule, caughtByMust, isCurrent, readVerdicts, samePlace, type Area, type Place, type Verdict } from './mutation.js';
 
 const noop = () => {};
 const quiet = { debug: noop, info: noop, warn: noop, error: noop, trace: noop, fatal: noop, isDebugEnabled: () => false, isTraceEnabled: () => false, isInfoEnabled: () => false, isWarnEnabled: () => false, isErrorEnabled: () => false, isFatalEnabled: () => false };
@@ -49,19 +49,32 @@ export function differsFrom(verdict: Verdict, must: readonly string[]): string |
   return caught && !must.some((id) => verdict.must.includes(id)) ? `recorded as caught by ${verdict.must.join(', ')}; now by ${[...new Set(must)].join(', ')}` : null;
 }
 
+/**
+ * What Stryker makes of a built module: its mutants by place (counted from 1, as its reports count),
+ * and the module with every one of them in it, switched on by __STRYKER_ACTIVE_MUTANT__. Only the
+ * instrumenter's logger is given: Stryker's plugin machinery is not needed for it.
+ */
+export async function instrumented(name: string, content: string): Promise<{ readonly content: string; readonly mutants: ReadonlyArray<Place & { readonly id: string }> }> {
+  const result = await new Instrumenter(quiet as never).instrument([{ name, content, mutate: true }], { ignorers: [], plugins: null, excludedMutations: [] } as never);
+  return {
+    content: result.files[0]!.content,
+    // The instrumenter counts lines and columns from 0.
+    mutants: result.mutants.map((mutant) => ({ id: mutant.id, line: mutant.location.start.line + 1, column: mutant.location.start.column + 1, end: `${mutant.location.end.line + 1}:${mutant.location.end.column + 1}`, mutator: mutant.mutatorName, replacement: mutant.replacement ?? '' })),
+  };
+}
+
 /** Runs one recorded mutant again, in a copy of the built project under `root`, removed afterwards. */
 export async function recheck(area: string, verdict: Verdict, runs: number, root = process.cwd()): Promise<Recheck> {
   const module = builtModule(area);
-  const instrumenter = new Instrumenter(quiet as never);
-  const result = await instrumenter.instrument([{ name: module, content: readFileSync(join(root, module), 'utf8'), mutate: true }], { ignorers: [], plugins: null, excludedMutations: [] } as never);
-  const mutant = result.mutants.find((one) => samePlace({ line: one.location.start.line + 1, column: one.location.start.column + 1, end: `${one.location.end.line + 1}:${one.location.end.column + 1}`, mutator: one.mutatorName, replacement: one.replacement ?? '' }, verdict));
+  const made = await instrumented(module, readFileSync(join(root, module), 'utf8'));
+  const mutant = made.mutants.find((one) => samePlace(one, verdict));
   if (!mutant) return { area, verdict, must: [], differs: 'Stryker makes no such mutant of the module as built now' };
   // The copy sits inside the project, so that its modules find the project's node_modules.
   const copy = mkdtempSync(join(resolve(root), '.mutant-check-'));
   try {
     cpSync(join(root, 'dist'), join(copy, 'dist'), { recursive: true });
     for (const name of ['fixtures', 'docs', 'package.json']) if (existsSync(join(root, name))) symlinkSync(resolve(root, name), join(copy, name));
-    writeFileSync(join(copy, module), result.files[0]!.content);
+    writeFileSync(join(copy, module), made.content);
     const reports = join(copy, 'reports');
     spawnSync(process.execPath, [join(copy, 'dist/scripts/mutant-run.js'), area, String(runs), reports], { cwd: copy, stdio: 'ignore', env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: mutant.id } });
     const must = SEEDS.flatMap((seed) => DIALECTS.flatMap((dialect) => {

@@ -160,15 +160,17 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   },
 };
 
-/** The class of a declaration of an area module, or undefined where the table does not name it. */
-export function classOf(area: string, name: string): MutantClass | undefined {
-  const classes = CLASSES[area];
+/** The class a table gives a declaration, or undefined where it does not name it. */
+export function classIn(classes: AreaClasses | undefined, name: string): MutantClass | undefined {
   if (!classes) return undefined;
   if (classes.spec.includes(name)) return 'spec';
   if (name in classes.open) return 'open';
   if (name in classes.outside) return 'outside';
   return undefined;
 }
+
+/** The class of a declaration of an area module, or undefined where the table does not name it. */
+export const classOf = (area: string, name: string): MutantClass | undefined => classIn(CLASSES[area], name);
 
 /** The top-level declarations of a module's text (tsc keeps them at the first column), by the line each begins on. */
 export function declarationsOf(source: string): Array<{ readonly name: string; readonly line: number }> {
@@ -198,12 +200,12 @@ export interface Structure {
   readonly severities: ReadonlyMap<string, 'must' | 'decision'>;
 }
 
-const RULE_ID = /\b(?:defaults|drafts|emoji|fields|flags|reminders|scheduled|typing|general)\.[a-z0-9-]*[a-z0-9]\b/g;
+export const RULE_ID = /\b(?:defaults|drafts|emoji|fields|flags|reminders|scheduled|typing|general)\.[a-z0-9-]*[a-z0-9]\b/g;
 /** A route's path as the table and the spec write it: without /api/v1, each parameter `{}`. */
 export const routePath = (route: string) => route.replace('/api/v1', '').replace(/\{[^}]*\}/g, '{}');
 
 /** Each declaration's doc comment (the comment lines just above it) and body (to the next declaration, comments left out). */
-function partsOf(source: string): Map<string, { readonly comment: string; readonly body: string }> {
+export function partsOf(source: string): Map<string, { readonly comment: string; readonly body: string }> {
   const lines = source.split('\n');
   const declarations = declarationsOf(source);
   const parts = new Map<string, { comment: string; body: string }>();
@@ -233,13 +235,12 @@ export function classProblems(area: string, classes: AreaClasses, structure: Str
     if (times !== 1) problems.push(`${area}: ${name} is ${times === 0 ? 'in no class' : `named ${times} times`}`);
   }
   for (const name of named) if (!parts.has(name)) problems.push(`${area}: ${name} is classed but not declared in the module`);
-  const classOfName = (name: string): MutantClass | undefined => (classes.spec.includes(name) ? 'spec' : name in classes.open ? 'open' : name in classes.outside ? 'outside' : undefined);
   for (const [name, { comment, body }] of parts) {
     const cited = [...new Set(comment.match(RULE_ID) ?? [])];
     for (const id of cited) if (!structure.severities.has(id)) problems.push(`${area}: ${name}'s comment names ${id}, which the catalog does not have`);
     const must = cited.filter((id) => structure.severities.get(id) === 'must');
     const decisions = cited.filter((id) => structure.severities.get(id) === 'decision').sort();
-    const found = classOfName(name);
+    const found = classIn(classes, name);
     const routes = structure.routes.get(name) ?? [];
     for (const route of routes) {
       const spec = SPEC_OPERATIONS.map(routePath).includes(routePath(route));

@@ -5,28 +5,20 @@
 // makes, in spec code or an open point, that no rule caught. A score under the goal is published
 // as under it: the test holds the docs to the verdicts, not the verdicts to the goal.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { RULES } from '../conformance/rules.js';
 import { ROUTES } from '../reference/http/server.js';
 import { CLASSES, classProblems, type AreaClasses, type Structure } from './mutation-classes.js';
-import { readdirSync } from 'node:fs';
 import { SPEC_RULES } from '../reference/http/rules.js';
+import { instrumented } from './mutant-check.js';
 import { AREAS, MODULES, MUST_GOAL, builtModule, caught, classAt, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, sameClasses, samePlace, scoresOfRecord, type Place } from './mutation.js';
 
-const noop = () => {};
-const quiet = { debug: noop, info: noop, warn: noop, error: noop, trace: noop, fatal: noop, isDebugEnabled: () => false, isTraceEnabled: () => false, isInfoEnabled: () => false, isWarnEnabled: () => false, isErrorEnabled: () => false, isFatalEnabled: () => false };
 
 /** The mutants Stryker makes of an area's built module, by place. */
-async function mutantsOf(area: string): Promise<Place[]> {
-  const name = builtModule(area);
-  // The instrumenter's logger is the only thing it is given: Stryker's own plugin machinery is not needed to list mutants.
-  const instrumenter = new Instrumenter(quiet as never);
-  const result = await instrumenter.instrument([{ name, content: readFileSync(name, 'utf8'), mutate: true }], { ignorers: [], plugins: null, excludedMutations: [] } as never);
-  // The instrumenter counts lines and columns from 0; Stryker's report, and so the list, from 1.
-  return result.mutants.map((mutant) => ({ line: mutant.location.start.line + 1, column: mutant.location.start.column + 1, end: `${mutant.location.end.line + 1}:${mutant.location.end.column + 1}`, mutator: mutant.mutatorName, replacement: mutant.replacement ?? '' }));
+async function mutantsOf(area: string): Promise<readonly Place[]> {
+  return (await instrumented(builtModule(area), readFileSync(builtModule(area), 'utf8'))).mutants;
 }
 
 const severities = new Map(RULES.map((rule) => [rule.id as string, rule.severity]));

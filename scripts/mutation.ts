@@ -26,7 +26,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CLASSES, classOf, declarationAt, declarationsOf, type AreaClasses, type MutantClass } from './mutation-classes.js';
+import { CLASSES, classIn, classOf, declarationAt, declarationsOf, partsOf, RULE_ID, type AreaClasses, type MutantClass } from './mutation-classes.js';
 import { ruleById } from '../conformance/rules.js';
 import { DIALECTS, SEEDS, reportName } from './mutant-run.js';
 
@@ -96,23 +96,15 @@ export interface ClassChange {
   readonly rules: readonly string[];
 }
 
-const classOfIn = (classes: AreaClasses | undefined, name: string): MutantClass | 'none' =>
-  !classes ? 'none' : classes.spec.includes(name) ? 'spec' : name in classes.open ? 'open' : name in classes.outside ? 'outside' : 'none';
-
 /** Each declaration whose class the table now gives otherwise than the previous run's, with the rules its comment names. */
 export function classChanges(previous: AreaClasses | undefined, now: AreaClasses, source: string): ClassChange[] {
   if (!previous) return [];
   const names = new Set([...previous.spec, ...Object.keys(previous.open), ...Object.keys(previous.outside), ...now.spec, ...Object.keys(now.open), ...Object.keys(now.outside)]);
-  const lines = source.split('\n');
-  const commentOf = (name: string) => {
-    const at = declarationsOf(source).find((declaration) => declaration.name === name)?.line;
-    const comment: string[] = [];
-    for (let line = (at ?? 0) - 2; at !== undefined && line >= 0 && /^\s*(\/\/|\/\*|\*)/.test(lines[line]!); line--) comment.unshift(lines[line]!);
-    return comment.join(' ');
-  };
-  return [...names].filter((name) => classOfIn(previous, name) !== classOfIn(now, name)).sort().map((name) => ({
-    name, from: classOfIn(previous, name), to: classOfIn(now, name),
-    rules: [...new Set(commentOf(name).match(/\b[a-z]+\.[a-z0-9-]*[a-z0-9]\b/g) ?? [])].filter((id) => ruleById(id as never)).map((id) => `${id}: ${ruleById(id as never)!.title}`),
+  const parts = partsOf(source);
+  const classed = (classes: AreaClasses, name: string) => classIn(classes, name) ?? 'none';
+  return [...names].filter((name) => classed(previous, name) !== classed(now, name)).sort().map((name) => ({
+    name, from: classed(previous, name), to: classed(now, name),
+    rules: [...new Set(parts.get(name)?.comment.match(RULE_ID) ?? [])].filter((id) => ruleById(id as never)).map((id) => `${id}: ${ruleById(id as never)!.title}`),
   }));
 }
 
@@ -265,7 +257,8 @@ function markdown(scores: readonly AreaScore[], runs: number, unmeasured: readon
     '## Classes moved since the previous run',
     '',
     'Each run records the class table it scored by; `scripts/mutation.test.ts` fails when the table differs from it until the',
-    'area is run again, and the run lists here what moved since the run before, with the rules the declaration\'s comment names.',
+    'area is run again, and the run lists here what moved since the verdicts the repository held, with the rules the declaration\'s',
+    'comment names.',
     '',
     ...(moved.length === 0 ? ['None.', ''] : moved.flatMap(([area, changes]) => [
       `- **${area}**: ${changes.map((change) => `\`${change.name}\` ${change.from} → ${change.to}${change.rules.length > 0 ? ` (${change.rules.join('; ')})` : ' (its comment names no rule)'}`).join('; ')}`,

@@ -179,14 +179,12 @@ interface Step {
   readonly switchesTyping?: Role;
   /** The step moves the clock: it is never sent at once with another of the model's steps. */
   readonly alone?: boolean;
-  /** Packed, the step is a round of its own (its events are judged as its alone). */
-  readonly ownRound?: boolean;
   /** The drafts synchronization the step switched off and on again, and the drafts it deleted: no event may speak of them. */
   switched?(): { readonly as: Role; readonly drafts: readonly Draft[] } | null;
   /**
    * What of the world the step changes, where an earlier step may have changed it too (an object, a
-   * user's flags on a message, a setting), as the state names it when the step goes: a segment of
-   * steps judged together never changes one thing twice, so that no step hides another's effect.
+   * user's flags on a message, a setting), as the state names it when the step goes: a round of
+   * packed steps, judged together, never changes one thing twice, so that no step hides another's effect.
    * A name that begins with ? is only read: the step is judged by it as it was before the round (a
    * user's setting of typing notifications). One that begins with ~ is a step the spec refuses: it
    * changes nothing, and a later step of the round may not change it either (a server that took the
@@ -1469,13 +1467,13 @@ interface ModelState {
   readonly pool: Pool;
 }
 
+type Sent = { readonly step: Step; readonly answer: Answer };
+
 /**
  * One step, or several sequences of steps sent at once (each sequence's requests one after
  * another, the sequences side by side): the world must be what some serial order of the
  * sequences makes. Two steps at once are two sequences of one.
  */
-type Sent = { readonly step: Step; readonly answer: Answer };
-
 class Command implements fc.AsyncCommand<ModelState, Context> {
   readonly sequences: ReadonlyArray<readonly Step[]>;
   /**
@@ -1523,8 +1521,7 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
       const written = new Set<string>();
       const read = new Set<string>();
       const full = new Set<number>();
-      // A step of its own round waiting at a queue's head goes first.
-      for (let turn = Math.max(0, queues.findIndex((queue) => queue[0]?.ownRound)); full.size < queues.length; turn = (turn + 1) % queues.length) {
+      for (let turn = 0; full.size < queues.length; turn = (turn + 1) % queues.length) {
         const queue = queues[turn]!;
         if (full.has(turn)) continue;
         const step = queue[0];
@@ -1534,11 +1531,6 @@ class Command implements fc.AsyncCommand<ModelState, Context> {
         }
         if (!step.applies(local, context)) {
           queue.shift();
-          continue;
-        }
-        // A step of its own round begins one, and ends it.
-        if (sent.length > 0 && (step.ownRound || sent.at(-1)!.step.ownRound)) {
-          full.add(turn);
           continue;
         }
         const touched = step.touches?.(local, pool) ?? [];
