@@ -234,13 +234,49 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     const decided = selected.filter((check) => ruleById(check.rule)!.severity === 'decision' && applicability(ruleById(check.rule)!, check, probe!, options) === null);
     const budget = (options.smokeBudget ?? SMOKE_BUDGET) + decided.reduce((sum, check) => sum + smokeCostOf(check), 0);
     const begun = new Set<string>();
+    // In a smoke run, a check that holds other rules' boundary cases (the organization model) gives
+    // them its verdict: their own checks run only where it did not pass, to say what it found.
+    const applicable = (check: Check) => applicability(ruleById(check.rule)!, check, probe!, options) === null;
+    const holder = options.smoke ? order.find((check) => check.holdsInSmoke !== undefined && applicable(check)) : undefined;
+    const held = new Set<string>(holder ? order.filter((check) => holder.holdsInSmoke!(context).includes(check.rule) && ruleById(check.rule)!.severity === 'must' && applicable(check)).map((check) => check.rule) : []);
+    let holderResult: RuleResult | null = null;
+    const pendingHeld: Check[] = [];
+    const settleHeld = async (check: Check) => {
+      const verdict = holderResult!;
+      // general.envelope's verdict waits for the run's last answer, as its own check's does.
+      const give = (result: RuleResult) => (check.rule === 'general.envelope' ? void (envelope = result) : record(result));
+      if (verdict.status === 'pass' && !context.heldBack.has(check.rule)) {
+        give(heldResult(check, 'pass', `held by ${holder!.rule}'s smoke steps, which hold this rule's boundary cases (${holder!.rule} passed; its own check runs without --smoke, or where the model does not pass)`, null));
+        return;
+      }
+      if (verdict.status === 'fail' && (holder!.namedBy?.(verdict.message) ?? []).includes(check.rule)) {
+        give(heldResult(check, 'fail', `${holder!.rule}'s smoke steps found it broken: ${verdict.message}`, verdict.counterexample));
+        return;
+      }
+      await begin(check);
+    };
+    const flushHeld = async () => {
+      while (pendingHeld.length > 0 && !options.interrupted?.()) await settleHeld(pendingHeld.shift()!);
+    };
     const run = async (check: Check) => {
+      if (held.has(check.rule)) {
+        if (holderResult === null) pendingHeld.push(check);
+        else await settleHeld(check);
+        return;
+      }
+      await begin(check);
+      if (check === holder) {
+        holderResult = results.find((result) => result.id === check.rule) ?? null;
+        await flushHeld();
+      }
+    };
+    const begin = async (check: Check) => {
       running = check.rule;
       options.onStart?.(check.rule, position.get(check.rule)!, order.length);
       // A smoke run keeps its budget, clean-up included: a rule that would pass it is not begun.
       begun.add(check.rule);
       // A check that yields keeps room for every must rule not begun yet: the order the lease gives does not decide which run.
-      const reserved = check.yieldsInSmoke ? order.filter((other) => !begun.has(other.rule) && !other.yieldsInSmoke && ruleById(other.rule)!.severity === 'must' && applicability(ruleById(other.rule)!, other, probe!, options) === null).reduce((sum, other) => sum + smokeCostOf(other), 0) : 0;
+      const reserved = check.yieldsInSmoke ? order.filter((other) => !begun.has(other.rule) && !held.has(other.rule) && !other.yieldsInSmoke && ruleById(other.rule)!.severity === 'must' && applicable(other)).reduce((sum, other) => sum + smokeCostOf(other), 0) : 0;
       const over = options.smoke ? overBudget(check, spent(), cleanup.pendingCost, budget, reserved) : null;
       if (over !== null && applicability(ruleById(check.rule)!, check, probe!, options) === null) {
         const result = notChecked(check, over);
@@ -322,6 +358,11 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
             options.onResult?.(result);
           }
         }
+      }
+      // The holder never ran (its lease not taken, or not begun): the rules it would have held run their own checks.
+      if (holder && holderResult === null && !options.interrupted?.()) {
+        holderResult = results.find((result) => result.id === holder.rule) ?? notChecked(holder, 'not run');
+        await flushHeld();
       }
     } finally {
       await lease?.release();
@@ -428,6 +469,12 @@ function withEnvelopeSeen(result: RuleResult, broken: { readonly exchange: Excha
     message: `${exchange.method} ${path} answered ${exchange.status} and ${problem}${rule && rule !== result.id ? ` (a request of ${rule}'s check)` : ''}`,
     counterexample: { input: null, seed, path: null, requests: [curlLine(exchange)], exchanges: [exchange], ...(rule && rule !== result.id ? { alongside: rule } : {}) },
   };
+}
+
+/** A rule held by another check's smoke form: that check's verdict, with no request of its own. */
+function heldResult(check: Check, status: 'pass' | 'fail', message: string, counterexample: RuleResult['counterexample']): RuleResult {
+  const rule = ruleById(check.rule)!;
+  return { id: check.rule, severity: rule.severity, section: rule.section, title: rule.title, spec: specAnchor(rule), status, message, counterexample, duration_ms: 0, requests: 0 };
 }
 
 /** A rule the run did not begin: a skip with the reason, never a pass. */

@@ -136,6 +136,13 @@ export interface Check {
    * not yet begun as well: whenever the lease lets it run, it never takes another rule's place.
    */
   readonly yieldsInSmoke?: boolean;
+  /**
+   * In a smoke run, the rules whose boundary cases this check's smoke form holds: where both are in
+   * the run, theirs is this check's verdict, and their own checks run only where it did not pass.
+   */
+  readonly holdsInSmoke?: (context: Context) => readonly RuleId[];
+  /** The rules a failure of this check names (the statements its prediction came from). */
+  readonly namedBy?: (message: string) => readonly string[];
   run(context: Context): Promise<void>;
 }
 
@@ -235,6 +242,8 @@ export class Context {
    * (client.transients). A smoke run's budget is the run's own requests, not the network's.
    */
   lostToFaults = 0;
+  /** Rules a smoke form that holds them could not hold in this run (a step it had to leave out), with the reason: they run their own checks. */
+  readonly heldBack = new Map<RuleId, string>();
 
   /**
    * One case outside a property (its own set-up, requests and observation): where a transient
