@@ -5,26 +5,12 @@ import fc from 'fast-check';
 import type { ParamList } from '../run/client.js';
 import { check, expect, modelRun, refused, refusedExactly, sharing, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { sameJson } from '../run/shape.js';
-import { exists, SPEC_SETTINGS, type SpecSetting } from './settings.js';
+import { exists, settingsAt, SPEC_SETTINGS, validValuesAt, type SpecSetting, type Value } from './settings.js';
 import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
-const settingsAt = (level: number) => SPEC_SETTINGS.filter((setting) => exists(setting, level) && setting.kind.type !== 'unknown');
 
-type Value = boolean | number | string;
-
-/** The valid values of a setting at the level; for free ones, a few the suite makes. */
-function validValues(context: Context, setting: SpecSetting): readonly Value[] {
-  const kind = setting.kind;
-  switch (kind.type) {
-    case 'bool': return [true, false];
-    case 'int': return kind.values(context.level);
-    case 'free-int': return [kind.sample[0], kind.sample[1], Math.round((kind.sample[0] + kind.sample[1]) / 2)];
-    case 'string': return kind.values;
-    // Any string is valid; these are also Zulip's sounds, so that only defaults.string-values shows where Zulip differs.
-    case 'free-string': return ['zulip', 'ding', 'chime'];
-    default: return [];
-  }
-}
+/** The valid values of a setting at the level; for free ones, a few the suite makes (settings.ts). */
+const validValues = (context: Context, setting: SpecSetting): readonly Value[] => validValuesAt(setting, context.level);
 
 function validValue(context: Context, setting: SpecSetting): fc.Arbitrary<Value> {
   return fc.constantFrom(...validValues(context, setting));

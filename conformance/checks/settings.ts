@@ -61,3 +61,22 @@ export const SPEC_SETTINGS: readonly SpecSetting[] = [
 
 /** Whether a setting is a parameter at the level. */
 export const exists = (setting: SpecSetting, level: number) => level >= setting.since && (setting.before === undefined || level < setting.before);
+
+/** The settings a level has whose values the spec gives. */
+export const settingsAt = (level: number) => SPEC_SETTINGS.filter((setting) => exists(setting, level) && setting.kind.type !== 'unknown');
+
+export type Value = boolean | number | string;
+
+/** The valid values of a setting at the level; for free ones, a few the suite makes. */
+export function validValuesAt(setting: SpecSetting, level: number): readonly Value[] {
+  const kind = setting.kind;
+  switch (kind.type) {
+    case 'bool': return [true, false];
+    case 'int': return kind.values(level);
+    case 'free-int': return [kind.sample[0], kind.sample[1], Math.round((kind.sample[0] + kind.sample[1]) / 2)];
+    case 'string': return kind.values;
+    // Any string is valid; these are also Zulip's sounds, so that only defaults.string-values shows where Zulip differs.
+    case 'free-string': return ['zulip', 'ding', 'chime'];
+    default: return [];
+  }
+}

@@ -42,15 +42,16 @@ export function runChannel(context: Context, subscribers: Role[]): Promise<Chann
  * sent again only where it is not there. A case set up so costs no case when the network drops
  * an answer.
  */
-export async function sendSurely(context: Context, as: Role, to: Channel, content: string, topic: string): Promise<number> {
+export async function sendSurely(context: Context, as: Role, to: Channel | number[], content: string, topic: string): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await send(context, as, to, content, topic);
     } catch (error) {
       if (!(error instanceof TransientError) || attempt >= 3) throw error;
-      const found = (await readConversation(context, as, { channel: to.id, topic }, 20))
+      const where: Conversation = Array.isArray(to) ? { dm: to } : { channel: to.id, topic };
+      const found = (await readConversation(context, as, where, 20))
         .find((message) => message.sender_id === context.probe.users[as].id && String(message.content).includes(content));
-      if (found) return noteSent(context, found.id, { channel: to.id, topic });
+      if (found) return noteSent(context, found.id, Array.isArray(to) ? { participants: [...new Set([context.probe.users[as].id, ...to])] } : { channel: to.id, topic });
     }
   }
 }
