@@ -97,7 +97,8 @@ async function main(): Promise<number> {
   const seeds = Array.from({ length: count }, (_, index) => (from + index * 7919) % 2 ** 31);
   const dialects = (values.dialects ?? 'zulip,alternate,random').split(',') as Dialect[];
   const levels = !values.levels || values.levels === 'boundary' ? BOUNDARY_LEVELS : values.levels.split(',').map(Number);
-  const runs = Number(values.runs ?? 15);
+  // As the CLI: a smoke run takes one random case per property unless --runs says otherwise.
+  const runs = Number(values.runs ?? (values.smoke ? 1 : 15));
   const jobs = Math.max(1, Number(values.jobs ?? availableParallelism()));
   const tasks = sweepTasks(seeds, dialects, levels, runs, values.only, values.smoke, values.together);
   process.stdout.write(`sweep: ${counted(seeds.length, 'seed')} from ${from} × ${dialects.join(', ')}, at ${counted(levels.length, 'level')} in turn, ${values.smoke ? 'smoke runs' : `${counted(runs, 'random case')} per property`}${values.only ? `, only ${values.only}` : ''}${values.together ? ', two runs at once against each reference' : ''}: ${counted(tasks.length, 'run')} in ${counted(jobs, 'process', 'processes')}\n`);
