@@ -24,6 +24,8 @@ const ACTORS: readonly Role[] = ['member', 'other', 'admin'];
 const FLAGS = ['read', 'starred', 'collapsed'] as const;
 /** Names of the flag table that cannot be changed, and names outside it. */
 const NOT_CHANGEABLE = ['mentioned', 'historical', 'has_alert_word', 'READ', 'unread', ''] as const;
+/** The flags of the spec's table the operation may not change (the wildcard ones of level 224 are outside the table before it: refused all the same). */
+const FIXED_FLAGS = ['mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned', 'has_alert_word', 'historical', 'wildcard_mentioned'] as const;
 type Flag = (typeof FLAGS)[number];
 /** The flags a new message is given by what it says: read as the spec's table means them on each user's copy. */
 const MENTION_FLAGS = ['mentioned', 'stream_wildcard_mentioned', 'wildcard_mentioned'] as const;
@@ -789,7 +791,7 @@ function remind(as: Role, position: number, note: number | null): Step {
 type FlagsFault = 'no messages' | 'no op' | 'no flag' | 'op';
 const FLAGS_FAULTS: Record<FlagsFault, RuleId> = { 'no messages': 'flags.required-parameters', 'no op': 'flags.required-parameters', 'no flag': 'flags.required-parameters', op: 'flags.op-add-or-remove' };
 
-function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CHANGEABLE)[number], positions: readonly number[], extra = false, invalid: FlagsFault | null = null): Step {
+function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CHANGEABLE)[number] | (typeof FIXED_FLAGS)[number], positions: readonly number[], extra = false, invalid: FlagsFault | null = null): Step {
   // Which messages are named when the request goes: a step sent at once with another is applied in either order.
   let named: number[] = [];
   const ids = () => named;
@@ -2195,8 +2197,9 @@ function everyOperationInSmoke(): Command[] {
       ...(as === 'admin' ? [] : [updateDefaults(as, [{ setting: 2, value: 1, invalid: false }])]),
       // Each refused request of the flags operation.
       ...(Object.keys(FLAGS_FAULTS) as FlagsFault[]).map((invalid) => updateFlags(as, 'add', 'starred', [1], false, invalid)),
-      updateFlags(as, 'add', 'mentioned', [0]),
-      updateFlags(as, 'remove', 'historical', [1]),
+      // Each flag of the table the operation may not change, on a channel message and the direct one (the member), refused.
+      // And a name outside the table.
+      ...(as === 'member' ? [...FIXED_FLAGS.map((flag, index) => updateFlags(as, index % 2 === 0 ? 'add' : 'remove', flag, [0, 6])), updateFlags(as, 'add', 'READ', [0, 6])] : [updateFlags(as, 'add', 'mentioned', [0]), updateFlags(as, 'remove', 'historical', [1])]),
       // Custom emoji: names apart, refused names and bodies, the size limit (names equal to these come next).
       ...(as === 'member'
         ? [withUnsupported(uploadEmoji(as, 0, 'png'), /^POST \/realm\/emoji\//), withUnsupported(uploadEmoji(as, 2, 'gif'), /^POST \/realm\/emoji\//, false), uploadEmoji(as, 4, 'gif87'), uploadEmoji(as, 6, 'two files'), uploadEmoji(as, 6, 'a byte past the limit'),
@@ -2276,6 +2279,7 @@ function everyOperationInSmoke(): Command[] {
         ...[2, 3, 4].map((outside) => createField(as, 1, false, outside, true)),
         createField(as, 3, false, 3, false),
         createField(as, 3, false, 5, false),
+        createField(as, 3, true, 5, false),
         withUnsupported(createField(as, 0, false, 7, false), /^POST \/realm\/profile_fields$/),
         createField(as, 0, true, 0, false),
         createField(as, 1, true, 2, false),
@@ -2398,9 +2402,10 @@ function heldInSmoke(context: Context): RuleId[] {
     ...(clock ? ['scheduled.sent-at-its-time', 'scheduled.delivered-as-edited', 'scheduled.deleted-never-sent', 'scheduled.failed-needs-timestamp', 'reminders.create-returns-id', 'reminders.delivered-to-self', 'reminders.sent-at-its-time', 'reminders.note-delivered', 'reminders.note-absent-before-415'] as RuleId[] : []),
     // Each refused request, flags outside the table, mentions in each form, everyone, alert words in each casing, the third channel left and joined again.
     'flags.required-parameters', 'flags.op-add-or-remove', 'flags.only-changeable-flags', 'flags.response-lists-only-modified', 'flags.ignored-channels-listed',
-    'flags.ignored-channels-only-for-read-remove', 'flags.ignored-channels-absent-before-355', 'flags.mention-flags', 'flags.wildcard-mention-flags',
+    'flags.ignored-channels-only-for-read-remove', 'flags.ignored-channels-absent-before-355', 'flags.mention-flags',
     'flags.wildcard-mentioned-before-224', 'flags.alert-word-flag', 'flags.historical-flag',
     // Each changeable flag set and taken away on a message of the channel, of one left, of one never received, and a direct one; more than a hundred at once.
+    // (Not the wildcard mentions' flags: the smoke form sends @**all** alone, and no topic wildcard.)
     'flags.add-sets-flag', 'flags.remove-clears-flag', 'flags.response-lists-modified', 'flags.remove-read-skips-unsubscribed', 'flags.unread-only-in-subscribed-channels', 'flags.model-sequence',
     // Every setting of the four tables at once, each of its values in a round, with the settings the level lacks; a boolean's
     // 0 and 1, an integer's fraction and boolean, each enumeration's value outside it; the defaults' changes by a member refused;
@@ -2410,7 +2415,8 @@ function heldInSmoke(context: Context): RuleId[] {
     // Each field type made, each outside them refused, each way a List of options is spoilt, the summary's limit and types and a
     // summary field deleted and its place taken, a field without a name or a type.
     'fields.create-returns-id', 'fields.field-type-required', 'fields.field-type-values', 'fields.select-options', 'fields.summary-limit', 'fields.summary-types',
-    'fields.summary-count-follows-model', 'fields.name-optional', 'fields.flags-at-their-levels',
+    // (Not the flags a level lacks: the smoke form sends neither required nor editable_by_user.)
+    'fields.summary-count-follows-model', 'fields.name-optional',
     // Names apart and equal by case and underscores, each character outside the alphabet and each kind inside it, before the
     // token and after, an empty name, each body refused, the size limit, who may upload.
     'emoji.upload-stores', 'emoji.upload-access', 'emoji.name-characters', 'emoji.name-alphabet', 'emoji.name-case-ignored', 'emoji.underscores-are-spaces',
