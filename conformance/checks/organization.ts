@@ -2076,7 +2076,11 @@ function everyOperationByEveryActor(): Command[] {
     );
   }
   // Every setting the level lacks, each beside a valid change; a user created after them starts with the defaults.
-  commands.push(...[0, 1, 2, 3].map((which) => one(absentDefault(which, { setting: which, value: which }))), one(newUser()), one(moreThanAHundred('member')));
+  commands.push(...[0, 1, 2, 3].map((which) => one(absentDefault(which, { setting: which, value: which }))),
+    // Every setting of the four tables at once, each value in one of the rounds; the refused values of each type and enumeration.
+    ...Array.from({ length: EVERY_DEFAULT_ROUNDS }, (_, round) => one(everyDefault(round))),
+    new Command([badDefault('bool', 0, '0'), badDefault('int', 0, '1.5'), ...Array.from({ length: 16 }, (_, place) => badDefault('enum', place))], undefined, true),
+    one(newUser()), one(moreThanAHundred('member')));
   // Typing: each actor in turn stops receiving notifications, is typed to directly (with one who
   // receives them) and in the topic, alone and with the other, and receives them again.
   const receiving = SETTINGS.findIndex(([name]) => name === TYPING_SETTING);
