@@ -7,7 +7,7 @@ import { cleanedUp } from '../run/cleanup.js';
 import type { Role } from '../run/client.js';
 import { check, expect, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
-import { MARKED, text } from './generators.js';
+import { MARKED, MARKED_SHORT, text } from './generators.js';
 import { deliveryProperty, deliveryWindow, due, dueWithinRun } from './deliveries.js';
 import { advanceClock, fetchState, runChannel, linksToMessage, messagesAfter, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
 
@@ -152,6 +152,8 @@ const mustChecks: Check[] = [
     const length = Number.isInteger(limit) ? (limit as number) : await longestNoteTaken(context);
     const marked = Array.from(MARKED.repeat(Math.ceil((length ?? MARKED.length) / MARKED.length) + 1));
     const longest = [fc.constant(marked.slice(0, length ?? MARKED.length).join('').trim())];
+    // And a note of two lines: a line break inside a note is shown as sent, as every other character.
+    const lines = fc.constant(`two lines:\n${MARKED_SHORT}`);
     await deliveryProperty(context, text(20), async (words) => {
       const tag = token(context);
       const messageId = await messageToRemind(context, false, tag);
@@ -162,7 +164,7 @@ const mustChecks: Check[] = [
       const delivered = (await recentMessages(context, 'member', deliveryWindow(context))).filter((message) => message.id !== messageId && String(message.content).includes(tag));
       for (const message of delivered) context.noteMessage(message.id);
       expect(delivered.some((message) => String(message.content).includes(note)), `no delivered reminder shows the note ${JSON.stringify(note)}: ${JSON.stringify(delivered.map((m) => m.content))}`);
-    }, { runs: context.runsSmokeAtMost(3), boundaries: longest });
+    }, { runs: context.runsSmokeAtMost(3), boundaries: [...longest, lines] });
   }, ['deliveries']),
 
   check('reminders.note-absent-before-415', async (context) => {
