@@ -278,7 +278,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       // A check that yields keeps room for every must rule not begun yet: the order the lease gives does not decide which run.
       const reserved = check.yieldsInSmoke ? order.filter((other) => !begun.has(other.rule) && !held.has(other.rule) && !other.yieldsInSmoke && ruleById(other.rule)!.severity === 'must' && applicable(other)).reduce((sum, other) => sum + smokeCostOf(other), 0) : 0;
       const over = options.smoke ? overBudget(check, spent(), cleanup.pendingCost, budget, reserved) : null;
-      if (over !== null && applicability(ruleById(check.rule)!, check, probe!, options) === null) {
+      if (over !== null && applicable(check)) {
         const result = notChecked(check, over);
         results.push(result);
         options.onResult?.(result);
@@ -471,29 +471,20 @@ function withEnvelopeSeen(result: RuleResult, broken: { readonly exchange: Excha
   };
 }
 
-/** A rule held by another check's smoke form: that check's verdict, with no request of its own. */
-function heldResult(check: Check, status: 'pass' | 'fail', message: string, counterexample: RuleResult['counterexample']): RuleResult {
+/** A rule's result that no request of its own made: its verdict and message given. */
+function resultWithoutRequests(check: Check, status: RuleResult['status'], message: string, counterexample: RuleResult['counterexample'] = null): RuleResult {
   const rule = ruleById(check.rule)!;
   return { id: check.rule, severity: rule.severity, section: rule.section, title: rule.title, spec: specAnchor(rule), status, message, counterexample, duration_ms: 0, requests: 0 };
 }
 
+/** A rule held by another check's smoke form: that check's verdict, with no request of its own. */
+const heldResult = (check: Check, status: 'pass' | 'fail', message: string, counterexample: RuleResult['counterexample']): RuleResult => resultWithoutRequests(check, status, message, counterexample);
+
 /** A rule the run did not begin: a skip with the reason, never a pass. */
-function notChecked(check: Check, reason: string): RuleResult {
-  const rule = ruleById(check.rule)!;
-  return {
-    id: check.rule, severity: rule.severity, section: rule.section, title: rule.title, spec: specAnchor(rule),
-    status: 'skip', skipped: 'check', message: reason, counterexample: null, duration_ms: 0, requests: 0,
-  };
-}
+const notChecked = (check: Check, reason: string): RuleResult => ({ ...resultWithoutRequests(check, 'skip', reason), skipped: 'check' });
 
 /** The paths of the state every run shares: what puts it back runs before the lease is released. */
 const SHARED_PATHS = /^\/(realm\/user_settings_defaults|settings|realm\/profile_fields)(\/|$)/;
 
 /** A rule of shared state that never got the lease: an error of the run, never the server's failure. */
-function leaseError(check: Check, reason: string): RuleResult {
-  const rule = ruleById(check.rule)!;
-  return {
-    id: check.rule, severity: rule.severity, section: rule.section, title: rule.title, spec: specAnchor(rule),
-    status: 'error', message: `not checked: ${reason}`, counterexample: null, duration_ms: 0, requests: 0,
-  };
-}
+const leaseError = (check: Check, reason: string): RuleResult => resultWithoutRequests(check, 'error', `not checked: ${reason}`);

@@ -8,7 +8,6 @@ import { sameJson } from '../run/shape.js';
 import { exists, settingsAt, SPEC_SETTINGS, validValuesAt, type SpecSetting, type Value } from './settings.js';
 import { fetchState, pollEvents, registerQueue, type SpecOperation } from './world.js';
 
-
 /** The valid values of a setting at the level; for free ones, a few the suite makes (settings.ts). */
 const validValues = (context: Context, setting: SpecSetting): readonly Value[] => validValuesAt(setting, context.level);
 

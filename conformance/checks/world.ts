@@ -51,7 +51,7 @@ export async function sendSurely(context: Context, as: Role, to: Channel | numbe
       const where: Conversation = Array.isArray(to) ? { dm: to } : { channel: to.id, topic };
       const found = (await readConversation(context, as, where, 20))
         .find((message) => message.sender_id === context.probe.users[as].id && String(message.content).includes(content));
-      if (found) return noteSent(context, found.id, Array.isArray(to) ? { participants: [...new Set([context.probe.users[as].id, ...to])] } : { channel: to.id, topic });
+      if (found) return noteSent(context, found.id, sentWhere(context, as, to, topic));
     }
   }
 }
@@ -59,8 +59,11 @@ export async function sendSurely(context: Context, as: Role, to: Channel | numbe
 export async function send(context: Context, as: Role, to: Channel | number[], content: string, topic = 'flags'): Promise<number> {
   const params = Array.isArray(to) ? { type: 'private', to, content } : { type: 'stream', to: to.id, topic, content };
   const body = succeeded(await context.call(as, 'POST', '/messages', params), 'POST /messages', SHAPES.sent);
-  return noteSent(context, body.id, Array.isArray(to) ? { participants: [...new Set([context.probe.users[as].id, ...to])] } : { channel: to.id, topic });
+  return noteSent(context, body.id, sentWhere(context, as, to, topic));
 }
+
+/** Where a message the actor sent went: a channel's topic, or its direct conversation's participants. */
+const sentWhere = (context: Context, as: Role, to: Channel | number[], topic: string): Sent => (Array.isArray(to) ? { participants: [...new Set([context.probe.users[as].id, ...to])] } : { channel: to.id, topic });
 
 /** A message the run sent: its flags are put back at the end, and where it went is kept for reading it below level 120. */
 function noteSent(context: Context, id: number, where: Sent): number {
