@@ -25,11 +25,16 @@ interface World {
   readonly left: Channel;
   /** Public, member never joined: its messages are member's history, not received. */
   readonly history: Channel;
+  /** member joined it after its messages came: member is subscribed, and they are member's history. */
+  readonly joined: Channel;
   readonly messages: {
     readonly subscribed: number[];
     readonly own: number;
     readonly left: number[];
     readonly history: number[];
+    readonly joined: number[];
+    /** One more of the joined channel, which only flags.remove-clears-flag's boundary touches: still member's history when read is taken from it. */
+    readonly untouched: number;
     readonly direct: number[];
   };
   /** The channel of each channel message, for the unread invariant. */
@@ -42,6 +47,7 @@ function world(context: Context): Promise<World> {
     const subscribed = await runChannel(context, ['member', 'other']);
     const left = await createChannel(context, 'flags-left', ['member', 'other']);
     const history = await createChannel(context, 'flags-history', ['other']);
+    const joined = await createChannel(context, 'flags-joined', ['other']);
     const say = (n: number) => `${context.prefix} message ${n}`;
     // Messages 3 and 10 mention member: the details of an event say so.
     // The world's channel messages have a topic of their own, so that one narrow reads them all.
@@ -51,16 +57,21 @@ function world(context: Context): Promise<World> {
       own: await send(context, 'member', subscribed, say(4), topic),
       left: [await send(context, 'other', left, say(5), topic), await send(context, 'other', left, say(6), topic)],
       history: [await send(context, 'other', history, say(7), topic), await send(context, 'other', history, say(8), topic)],
+      joined: [await send(context, 'other', joined, say(13), topic), await send(context, 'other', joined, say(14), topic)],
+      untouched: await send(context, 'other', joined, say(15), topic),
       direct: [await send(context, 'other', [users.member.id], say(9)), await send(context, 'other', [users.member.id], `${say(10)} @**${users.member.fullName}|${users.member.id}**`)],
     };
     const unsubscribed = succeeded(await context.call('member', 'DELETE', '/users/me/subscriptions', { subscriptions: [left.name] }), 'DELETE /users/me/subscriptions');
     expect(unsubscribed.removed?.includes(left.name), `DELETE /users/me/subscriptions did not remove ${left.name}: ${JSON.stringify(unsubscribed)}`);
+    // member joins after the messages came: they stay its history, in a channel it is subscribed to.
+    succeeded(await context.call('member', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: joined.name }] }), `POST /users/me/subscriptions ${joined.name}`);
     const channelOf = new Map<number, number>([
       ...[...messages.subscribed, messages.own].map((id) => [id, subscribed.id] as const),
       ...messages.left.map((id) => [id, left.id] as const),
       ...messages.history.map((id) => [id, history.id] as const),
+      ...[...messages.joined, messages.untouched].map((id) => [id, joined.id] as const),
     ]);
-    return { subscribed, left, history, messages, channelOf };
+    return { subscribed, left, history, joined, messages, channelOf };
   });
 }
 
@@ -112,8 +123,8 @@ async function largestBatch(context: Context, w: World): Promise<Array<fc.Arbitr
 const newestFirst = (context: Context, w: World): Array<fc.Arbitrary<number[]>> => (context.options.smoke ? [] : [fc.constant([...visible(w)].sort((a, b) => b - a))]);
 
 /** The messages member may see, in each situation the spec distinguishes. */
-const visible = (w: World) => [...w.messages.subscribed, w.messages.own, ...w.messages.left, ...w.messages.history, ...w.messages.direct];
-const subscribedChannels = (w: World) => new Set([w.subscribed.id]);
+const visible = (w: World) => [...w.messages.subscribed, w.messages.own, ...w.messages.left, ...w.messages.history, ...w.messages.joined, ...w.messages.direct];
+const subscribedChannels = (w: World) => new Set([w.subscribed.id, w.joined.id]);
 
 const worldTopic = (context: Context) => `${context.prefix} world`;
 
@@ -133,6 +144,7 @@ async function flagsOf(context: Context, ids: readonly number[], as: Role = 'mem
       [{ channel: w.subscribed.id, topic: worldTopic(context) }, [...w.messages.subscribed, w.messages.own]],
       [{ channel: w.left.id, topic: worldTopic(context) }, w.messages.left],
       [{ channel: w.history.id, topic: worldTopic(context) }, w.messages.history],
+      [{ channel: w.joined.id, topic: worldTopic(context) }, [...w.messages.joined, w.messages.untouched]],
       [{ dm: [context.probe.users.other.id] }, w.messages.direct],
       [{ channel: w.subscribed.id, topic: manyTopic(context) }, manyOfRun.get(context) ?? []],
     ];
@@ -328,7 +340,9 @@ const mustChecks: Check[] = [
 
   check('flags.remove-clears-flag', async (context) => {
     const w = await world(context);
-    const boundaries = [...newestFirst(context, w), ...(await largestBatch(context, w))];
+    // The boundary of every run, first: a message of a channel member joined after it came, still
+    // member's history (no earlier step flagged it) when read is taken from it.
+    const boundaries = [fc.constant<number[]>([w.messages.untouched]), ...newestFirst(context, w), ...(await largestBatch(context, w))];
     await context.property(fc.shuffledSubarray(visible(w), { minLength: 1 }), async (ids) => {
       for (const flag of CHANGEABLE) {
         if (flag !== 'read') succeeded(await updateFlags(context, ids, 'add', flag), `POST /messages/flags add ${flag}`);
