@@ -331,7 +331,7 @@ export const RULES = [
   },
   {
     id: 'scheduled.sent-at-its-time', section: 'Resources: Scheduled message', severity: 'must', since: 173,
-    title: 'A scheduled message is not sent before its scheduled_delivery_timestamp: the message sent carries no earlier timestamp, and (with the reference clock) none is there while the time is still ahead.',
+    title: 'A scheduled message is sent at its scheduled_delivery_timestamp: the message sent carries no earlier timestamp, and with the reference clock (whose advance delivers as a worker on time) none is there while the time is still ahead, and the one sent is stamped no more than a minute after it (a worker that runs each minute, as Zulip\'s does).',
   },
   {
     id: 'scheduled.error-texts', section: 'Errors (not shown)', severity: 'decision', since: 184,
@@ -530,7 +530,7 @@ export const RULES = [
   },
   {
     id: 'reminders.sent-at-its-time', section: 'Endpoints 7. Create a message reminder', severity: 'must', since: 381,
-    title: 'A reminder is not sent before its scheduled_delivery_timestamp, "UNIX seconds in UTC when the reminder is sent": the message sent carries no earlier timestamp, and (with the reference clock) none is there while the time is still ahead.',
+    title: 'A reminder is sent at its scheduled_delivery_timestamp, "UNIX seconds in UTC when the reminder is sent": the message sent carries no earlier timestamp, and with the reference clock (whose advance delivers as a worker on time) none is there while the time is still ahead, and the one sent is stamped no more than a minute after it (a worker that runs each minute, as Zulip\'s does).',
   },
   {
     id: 'reminders.note-delivered', section: 'Endpoints 7 (note, feature level 415)', severity: 'must', since: 415,

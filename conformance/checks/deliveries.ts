@@ -23,6 +23,33 @@ export interface Due {
    * cannot be timed so, and resolves with false.
    */
   almost(): Promise<boolean>;
+  /**
+   * After `passed`, the latest timestamp the delivery may carry: its time and a minute, where the
+   * reference clock carried the run across it alone. Null on real time, where the run's own waits
+   * make it late, and where the clock moved more than the run moved it (another run may have
+   * stopped the worker meanwhile: what it then sends late is not this run's doing).
+   */
+  latest(): number | null;
+}
+
+/**
+ * "UNIX seconds in UTC when the reminder is sent" (spec, Endpoints 7), and the clock's advance
+ * delivers "as if the delivery worker had run on time" (CONTRACT): a worker on time sends what came
+ * due within a minute of its time (Zulip's runs each minute, on the minute), so its message is
+ * stamped no later.
+ */
+export const ON_TIME_SECONDS = 60;
+
+/**
+ * Moves the clock by `seconds` and answers whether only this advance moved it since the run last
+ * read it: no more than by `seconds` and the seconds that passed meanwhile on the machine. `from`
+ * is the clock before the advance, as the run last read it and moved on since.
+ */
+export async function advancedAlone(context: Context, seconds: number): Promise<{ from: number; alone: boolean }> {
+  const [from, started] = [context.approximateNow(), Date.now()];
+  const now = await advanceClock(context, seconds);
+  // Two seconds for the whole seconds both readings are rounded down to.
+  return { from, alone: now - from <= seconds + 2 + Math.ceil((Date.now() - started) / 1000) };
 }
 
 /** A time a delivery of the case may be scheduled for, and the way to wait until it has passed. */
@@ -34,9 +61,14 @@ export async function due(context: Context): Promise<Due> {
     // before it comes due in the same minute, whatever second the run happens to start at (a
     // worker that goes minute by minute then sends it in one order, run after run).
     const at = now + 60 + Math.max(0, 10 - ((now + 60) % 60));
+    let latest: number | null = null;
     return {
       at,
-      passed: async () => void (await advanceClock(context, 120)),
+      passed: async () => {
+        const { from, alone } = await advancedAlone(context, 120);
+        latest = alone && from < at ? at + ON_TIME_SECONDS : null;
+      },
+      latest: () => latest,
       almost: async () => {
         const read = await advanceClock(context, 0);
         if (read < at - 3) await advanceClock(context, at - 3 - read);
@@ -51,7 +83,7 @@ export async function due(context: Context): Promise<Due> {
   state.settle ??= () => settle(context);
   // What comes due is sent to the profile's users: the end of the run puts their flags back.
   context.noteMessage();
-  return { at, passed: park, almost: async () => false };
+  return { at, passed: park, almost: async () => false, latest: () => null };
 }
 
 /**
