@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
-import { DIALECTS, SEEDS, reportName } from './mutant-run.js';
+import { failedRules, planOf, reportName } from './mutant-run.js';
 import { AREAS, MODULES, builtModule, caughtByMust, isCurrent, readVerdicts, samePlace, type Area, type Place, type Verdict } from './mutation.js';
 
 const noop = () => {};
@@ -64,7 +64,7 @@ export async function instrumented(name: string, content: string): Promise<{ rea
 }
 
 /** Runs one recorded mutant again, in a copy of the built project under `root`, removed afterwards. */
-export async function recheck(area: string, verdict: Verdict, runs: number, root = process.cwd()): Promise<Recheck> {
+export async function recheck(area: string, verdict: Verdict, runs: number, root = process.cwd(), runner = 1): Promise<Recheck> {
   const module = builtModule(area);
   const made = await instrumented(module, readFileSync(join(root, module), 'utf8'));
   const mutant = made.mutants.find((one) => samePlace(one, verdict));
@@ -76,13 +76,10 @@ export async function recheck(area: string, verdict: Verdict, runs: number, root
     for (const name of ['fixtures', 'docs', 'package.json']) if (existsSync(join(root, name))) symlinkSync(resolve(root, name), join(copy, name));
     writeFileSync(join(copy, module), made.content);
     const reports = join(copy, 'reports');
-    spawnSync(process.execPath, [join(copy, 'dist/scripts/mutant-run.js'), area, String(runs), reports], { cwd: copy, stdio: 'ignore', env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: mutant.id } });
-    const must = SEEDS.flatMap((seed) => DIALECTS.flatMap((dialect) => {
-      const file = reportName(reports, mutant.id, seed, dialect);
-      if (!existsSync(file)) return [];
-      const { rules } = JSON.parse(readFileSync(file, 'utf8')) as { rules: Array<{ id: string; severity: string; status: string }> };
-      return rules.filter((rule) => rule.severity === 'must' && (rule.status === 'fail' || rule.status === 'error')).map((rule) => rule.id);
-    }));
+    // The record's runner makes the runs it made. Only must rules decide a verdict here: they pass
+    // against the unmutated reference, so no baseline is needed.
+    spawnSync(process.execPath, [join(copy, 'dist/scripts/mutant-run.js'), area, String(runs), reports], { cwd: copy, stdio: 'ignore', env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: mutant.id, TEAMCHAT_MUTANT_RUNNER: String(runner) } });
+    const must = planOf(area, runner).flatMap((run) => failedRules(reportName(reports, mutant.id, run, runner)).filter((rule) => rule.severity === 'must').map((rule) => rule.id));
     return { area, verdict, must: [...new Set(must)], differs: differsFrom(verdict, must) };
   } finally {
     rmSync(copy, { recursive: true, force: true });
@@ -102,7 +99,7 @@ async function main(): Promise<number> {
   }
   let differing = 0;
   for (const { verdict } of drawMutants(Number(process.env.TEAMCHAT_MUTANT_SEED ?? Date.now()), [area], Number(count ?? 2))) {
-    const found = await recheck(area, verdict, entry.runs);
+    const found = await recheck(area, verdict, entry.runs, process.cwd(), entry.runner ?? 1);
     if (found.differs) differing++;
     process.stdout.write(`${area} ${verdict.line}:${verdict.column} ${verdict.mutator} → ${JSON.stringify(verdict.replacement)}: ${found.differs ?? 'as recorded'}\n`);
   }

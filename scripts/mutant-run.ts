@@ -1,22 +1,39 @@
 // node dist/scripts/mutant-run.js AREA RUNS DIR: the test of one mutant in `npm run mutation`.
 //
 // The suite's checks of the area and the general rules, which every operation keeps (envelope,
-// authentication, ignored parameters), against the reference Stryker mutated: at seeds 1, 2 and 3,
-// each in Zulip's dialect with the decisions, then in the alternate dialect. Each run writes its
-// JSON report to DIR as MUTANT.sSEED.DIALECT.json (MUTANT: Stryker's active mutant, `none` for
-// the unmutated reference), so that the verdict names every rule that caught it. It stops at the
-// first run a must rule fails: the mutant is caught, and more seeds would not change its class.
-// Exits 0 when every run passed.
+// authentication, ignored parameters), against the reference Stryker mutated, run by run as the
+// runner's plan says (`planOf`): at level 415 at seeds 1, 2 and 3, then at each edge level of the
+// area's must rules at seed 1, each in Zulip's dialect and in the alternate one, both with the
+// decisions. Each run writes its JSON report to DIR as MUTANT.sSEED.DIALECT.lLEVEL.json (MUTANT:
+// Stryker's active mutant, `none` for the unmutated reference, whose reports are the baseline), so
+// that the verdict names every rule that caught it. It stops at the first run a must rule fails:
+// the mutant is caught, and more runs would not change its class. A decision the alternate dialect
+// decides otherwise fails in its baseline too: a rule catches a mutant only where it fails and
+// passed in the baseline's same run. Exits 0 when no rule caught the mutant.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RULES } from '../conformance/rules.js';
 
 export const SEEDS = [1, 2, 3] as const;
 export const DIALECTS = ['zulip', 'alternate'] as const;
+/** The level every runner runs first: the reference's own. */
+export const TOP_LEVEL = 415;
 
-/** The report of one run of one mutant. */
-export const reportName = (dir: string, mutant: string, seed: number, dialect: string) => join(dir, `${mutant}.s${seed}.${dialect}.json`);
+/**
+ * Which runs a mutant's test makes, by version. The version is recorded with each area's verdicts
+ * (a re-check runs the record's plan): 1, level 415 alone, the alternate dialect without the
+ * decisions; 2, the edge levels too, and both dialects with the decisions.
+ */
+export const RUNNER = 2;
+
+export interface Run {
+  readonly seed: number;
+  readonly dialect: (typeof DIALECTS)[number];
+  readonly level: number;
+  readonly decisions: boolean;
+}
 
 /**
  * The selection of an area's runs: its rules and the general ones. A module the operations share
@@ -29,6 +46,55 @@ export const reportName = (dir: string, mutant: string, seed: number, dialect: s
 const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*', channels: 'flags.*' };
 export const areaSelection = (area: string) => (area === 'general' ? 'general.*' : `${SHARED[area] ?? `${area}.*`},general.*`);
 
+/**
+ * The edge levels of an area: each must rule of its own (the general ones only for the HTTP layer)
+ * at its first level and at the last before it ends, but level 415.
+ */
+export function edgeLevels(area: string): number[] {
+  const own = (area === 'general' ? 'general.*' : SHARED[area] ?? `${area}.*`).split(',').map((pattern) => pattern.replace(/\*$/, ''));
+  const levels = new Set<number>();
+  for (const rule of RULES as ReadonlyArray<{ id: string; severity: string; since?: number; before?: number }>) {
+    if (rule.severity !== 'must' || !own.some((prefix) => rule.id.startsWith(prefix))) continue;
+    levels.add(rule.since ?? 1);
+    if (rule.before !== undefined) levels.add(rule.before - 1);
+  }
+  levels.delete(TOP_LEVEL);
+  return [...levels].sort((a, b) => a - b);
+}
+
+/** The runs of a mutant's test under the runner `version`, in their order. */
+export function planOf(area: string, version: number = RUNNER): Run[] {
+  const top = SEEDS.flatMap((seed) => DIALECTS.map((dialect) => ({ seed, dialect, level: TOP_LEVEL, decisions: version >= 2 || dialect === 'zulip' })));
+  if (version < 2) return top;
+  return [...top, ...edgeLevels(area).flatMap((level) => DIALECTS.map((dialect) => ({ seed: SEEDS[0], dialect, level, decisions: true })))];
+}
+
+/** The report of one run of one mutant (runner 1 wrote no level in the name: its runs were all at 415). */
+export const reportName = (dir: string, mutant: string, run: Run, version: number = RUNNER) =>
+  join(dir, version < 2 ? `${mutant}.s${run.seed}.${run.dialect}.json` : `${mutant}.s${run.seed}.${run.dialect}.l${run.level}.json`);
+
+export interface RuleVerdict {
+  readonly id: string;
+  readonly severity: string;
+  readonly status: string;
+}
+
+/** The rules that failed (or ended in error) in a run's report; none where there is no report. */
+export function failedRules(file: string): RuleVerdict[] {
+  if (!existsSync(file)) return [];
+  const report = JSON.parse(readFileSync(file, 'utf8')) as { rules: RuleVerdict[] };
+  return report.rules.filter((rule) => rule.status === 'fail' || rule.status === 'error');
+}
+
+/**
+ * The rules that caught a mutant in one run: those that failed in its report and not in the
+ * baseline's report of the same run (the unmutated reference's, where the directory holds it).
+ */
+export function caughtIn(dir: string, mutant: string, run: Run, version: number = RUNNER): RuleVerdict[] {
+  const baseline = mutant === 'none' ? [] : failedRules(reportName(dir, 'none', run, version));
+  return failedRules(reportName(dir, mutant, run, version)).filter((rule) => !baseline.some((clean) => clean.id === rule.id));
+}
+
 function main(): number {
   const [area, runs, dir] = process.argv.slice(2);
   if (!area || !runs || !dir) {
@@ -36,21 +102,22 @@ function main(): number {
     return 2;
   }
   const mutant = process.env.__STRYKER_ACTIVE_MUTANT__ || 'none';
-  let passed = true;
-  for (const seed of SEEDS) {
-    for (const dialect of DIALECTS) {
-      const json = reportName(dir, mutant, seed, dialect);
-      const args = ['dist/conformance/main.js', '--only', areaSelection(area), '--reference-dialect', dialect, ...(dialect === 'zulip' ? ['--decisions'] : []), '--seed', String(seed), '--runs', runs, '--quiet', '--json', json];
-      const run = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: 120_000 });
-      if (run.status === 0) continue;
-      passed = false;
-      // No report: the suite could not run against the mutant (it hung or crashed the reference).
-      if (!existsSync(json)) return 1;
-      const { rules } = JSON.parse(readFileSync(json, 'utf8')) as { rules: Array<{ severity: string; status: string }> };
-      if (rules.some((rule) => rule.severity === 'must' && (rule.status === 'fail' || rule.status === 'error'))) return 1;
-    }
+  const version = Number(process.env.TEAMCHAT_MUTANT_RUNNER ?? RUNNER);
+  let caught = false;
+  for (const run of planOf(area, version)) {
+    const json = reportName(dir, mutant, run, version);
+    const args = ['dist/conformance/main.js', '--only', areaSelection(area), '--reference-dialect', run.dialect, '--reference-level', String(run.level), ...(run.decisions ? ['--decisions'] : []), '--seed', String(run.seed), '--runs', runs, '--quiet', '--json', json];
+    const status = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: 120_000 }).status;
+    if (status === 0) continue;
+    // No report: the suite could not run against the mutant (it hung or crashed the reference).
+    if (!existsSync(json)) return 1;
+    // The unmutated reference keeps every must rule, and in Zulip's dialect every decision: the
+    // alternate decides otherwise, and its failures there are the baseline of the mutants' runs.
+    const rules = caughtIn(dir, mutant, run, version).filter((rule) => mutant !== 'none' || rule.severity === 'must' || run.dialect === 'zulip');
+    if (rules.length > 0) caught = true;
+    if (rules.some((rule) => rule.severity === 'must')) return 1;
   }
-  return passed ? 0 : 1;
+  return caught ? 1 : 0;
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) process.exit(main());

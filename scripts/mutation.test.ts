@@ -5,7 +5,9 @@
 // makes, in spec code or an open point, that no rule caught. A score under the goal is published
 // as under it: the test holds the docs to the verdicts, not the verdicts to the goal.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { RULES } from '../conformance/rules.js';
@@ -13,6 +15,7 @@ import { ROUTES } from '../reference/http/server.js';
 import { CLASSES, classProblems, type AreaClasses, type Structure } from './mutation-classes.js';
 import { SPEC_RULES } from '../reference/http/rules.js';
 import { instrumented } from './mutant-check.js';
+import { TOP_LEVEL, caughtIn, planOf, reportName } from './mutant-run.js';
 import { AREAS, MODULES, MUST_GOAL, builtModule, caught, classAt, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, sameClasses, samePlace, scoresOfRecord, type Place } from './mutation.js';
 
 
@@ -119,7 +122,7 @@ test('the verdicts recorded are those of the modules as built now; an area witho
   const docs = readFileSync('docs/mutation.md', 'utf8');
   for (const area of AREAS.filter((name) => !currentOf(name))) {
     process.stdout.write(`\n  SKIPPED: the mutation verdicts of ${area}: none recorded for reference/${MODULES[area]}.ts as built now (npm run mutation -- ${area}); docs/mutation.md names it not measured\n`);
-    assert.match(docs, new RegExp(`^\\| ${area} \\| not measured`, 'm'), `docs/mutation.md does not name ${area} not measured`);
+    assert.match(docs, new RegExp(`^\\| ${area} \\| \\| not measured`, 'm'), `docs/mutation.md does not name ${area} not measured`);
   }
 });
 
@@ -154,6 +157,39 @@ test(`docs/mutation.md shows the scores of the recorded verdicts, each area unde
   for (const score of scoresOfRecord().scores) {
     const row = docs.split('\n').find((line) => line.startsWith(`| ${score.area} | `)) ?? '';
     assert.is(row.includes(`(under ${MUST_GOAL}%)`), score.mustScore < MUST_GOAL, `${score.area}: must only ${score.mustScore}%, and its row says otherwise`);
+  }
+});
+
+test('the runner runs each area at level 415 first, then at the first and the last level of each of its must rules, both dialects with the decisions; runner 1 as it ran', () => {
+  for (const area of AREAS) {
+    const plan = planOf(area);
+    assert.ok(plan.slice(0, 6).every((run) => run.level === TOP_LEVEL && run.decisions), area);
+    assert.ok(plan.every((run) => run.decisions), area);
+    const own = area === 'general' ? ['general.'] : area === 'messages' || area === 'channels' ? ['flags.'] : area === 'settings' || area === 'users' ? ['defaults.', 'drafts.'] : [`${area}.`];
+    for (const rule of RULES as ReadonlyArray<{ id: string; severity: string; since?: number; before?: number }>) {
+      if (rule.severity !== 'must' || !own.some((prefix) => rule.id.startsWith(prefix))) continue;
+      for (const level of [rule.since ?? 1, ...(rule.before === undefined ? [] : [rule.before - 1])]) {
+        for (const dialect of ['zulip', 'alternate']) assert.ok(plan.some((run) => run.level === level && run.dialect === dialect), `${area}: ${rule.id} at ${level}, ${dialect}`);
+      }
+    }
+  }
+  assert.equal(planOf('flags', 1).map((run) => `${run.seed} ${run.dialect} ${run.level} ${run.decisions}`), ['1 zulip 415 true', '1 alternate 415 false', '2 zulip 415 true', '2 alternate 415 false', '3 zulip 415 true', '3 alternate 415 false']);
+});
+
+test('a rule catches a mutant only where it passed against the unmutated reference in the same run: the alternate dialect decides open points otherwise', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'teamchat-mutant-'));
+  try {
+    const run = planOf('flags').find((one) => one.dialect === 'alternate')!;
+    const report = (rules: Array<[string, string, string]>) => JSON.stringify({ rules: rules.map(([id, severity, status]) => ({ id, severity, status })) });
+    writeFileSync(reportName(dir, 'none', run), report([['flags.error-texts', 'decision', 'fail'], ['flags.event-shape', 'decision', 'pass'], ['flags.add-sets-flag', 'must', 'pass']]));
+    writeFileSync(reportName(dir, '7', run), report([['flags.error-texts', 'decision', 'fail'], ['flags.event-shape', 'decision', 'fail'], ['flags.add-sets-flag', 'must', 'error']]));
+    assert.equal(caughtIn(dir, '7', run).map((rule) => rule.id), ['flags.event-shape', 'flags.add-sets-flag']);
+    // The baseline itself: every rule that failed.
+    assert.equal(caughtIn(dir, 'none', run).map((rule) => rule.id), ['flags.error-texts']);
+    // Another run of the plan has no report: nothing caught there.
+    assert.equal(caughtIn(dir, '7', planOf('flags')[0]!), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
