@@ -249,6 +249,8 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
         give(heldResult(check, 'pass', `held by ${holder!.rule}'s smoke steps, which hold this rule's boundary cases (${holder!.rule} passed; its own check runs without --smoke, or where the model does not pass)`, null));
         return;
       }
+      // A failure a prediction from this rule alone proves is this rule's; one of a prediction
+      // that came from several is left to each one's own check, which says which it is.
       if (verdict.status === 'fail' && (holder!.namedBy?.(verdict.message) ?? []).includes(check.rule)) {
         give(heldResult(check, 'fail', `${holder!.rule}'s smoke steps found it broken: ${verdict.message}`, verdict.counterexample));
         return;

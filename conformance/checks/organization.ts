@@ -870,7 +870,8 @@ function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CH
       return [
         ...ignored,
         ...listedChannels,
-        ...(missing.length === 0 ? [] : [{ rules: ['flags.response-lists-modified'] as RuleId[], text: `${this.label}: messages ${missing.join(', ')} were modified, and the answer's messages ${JSON.stringify(listed)} leaves them out` }]),
+        // That they were modified is the model's prediction, from the transition: a server that did not modify them breaks that one instead.
+        ...(missing.length === 0 ? [] : [{ rules: ['flags.response-lists-modified', op === 'add' ? 'flags.add-sets-flag' : 'flags.remove-clears-flag'] as RuleId[], text: `${this.label}: messages ${missing.join(', ')} were modified, and the answer's messages ${JSON.stringify(listed)} leaves them out` }]),
         ...(unmodified.length === 0 ? [] : [{ rules: ['flags.response-lists-only-modified'] as RuleId[], text: `${this.label}: the answer's messages ${JSON.stringify(listed)} list ${unmodified.join(', ')}, whose ${flag} was already ${op === 'add' ? 'set' : 'clear'}` }]),
       ];
     },
@@ -1474,7 +1475,7 @@ function moreThanAHundred(as: Role): Step {
     const missing = ids.filter((id) => !messages.includes(id));
     const extra = messages.filter((id: unknown) => !ids.includes(id as number));
     return [
-      ...(missing.length > 0 ? [{ rules: ['flags.response-lists-modified'] as RuleId[], text: `${op} "starred" modified 101 messages, and the response's messages leaves out ${missing.length} of them (${missing.slice(0, 5).join(', ')}…)` }] : []),
+      ...(missing.length > 0 ? [{ rules: ['flags.response-lists-modified', op === 'add' ? 'flags.add-sets-flag' : 'flags.remove-clears-flag'] as RuleId[], text: `${op} "starred" modified 101 messages, and the response's messages leaves out ${missing.length} of them (${missing.slice(0, 5).join(', ')}…)` }] : []),
       ...(extra.length > 0 ? [{ rules: ['flags.response-lists-only-modified'] as RuleId[], text: `${op} "starred" modified 101 messages, and the response's messages lists others: ${JSON.stringify(extra.slice(0, 5))}` }] : []),
     ];
   };
@@ -1677,7 +1678,9 @@ function fromWorld(world: World, left: readonly Role[], messages: readonly numbe
 
 function fail(problems: readonly Problem[], after: string): never {
   const rules = [...new Set(problems.flatMap((problem) => problem.rules))];
-  throw new Violation(`after ${after}: ${problems.map((problem) => problem.text).join('; ')} (the model's prediction comes from ${rules.join(', ')})`);
+  // The rules a prediction came from alone: what the failure proves broken (namedByModel).
+  const alone = [...new Set(problems.filter((problem) => problem.rules.length === 1).map((problem) => problem.rules[0]!))];
+  throw new Violation(`after ${after}: ${problems.map((problem) => problem.text).join('; ')} (the model's prediction comes from ${rules.join(', ')}${alone.length > 0 ? `; broken alone: ${alone.join(', ')}` : ''})`);
 }
 
 // ---- Running the model ------------------------------------------------------------------------
@@ -2443,7 +2446,8 @@ function heldInSmoke(context: Context): RuleId[] {
 }
 
 /** The rules a failure of the model names: the statements its prediction came from (fail). */
-const namedByModel = (message: string): string[] => /\(the model's prediction comes from ([^)]*)\)/.exec(message)?.[1]?.split(', ') ?? [];
+/** The rules a failure of the model proves broken: each that one of its predictions came from alone. */
+export const namedByModel = (message: string): string[] => /\(the model's prediction comes from [^;)]*; broken alone: ([^)]*)\)/.exec(message)?.[1]?.split(', ') ?? [];
 
 const mustChecks: Check[] = [
   // Its smoke form yields to the per-rule checks it does not hold: where the budget has no room for all, it is the one not begun.

@@ -141,7 +141,7 @@ export interface Check {
    * the run, theirs is this check's verdict, and their own checks run only where it did not pass.
    */
   readonly holdsInSmoke?: (context: Context) => readonly RuleId[];
-  /** The rules a failure of this check names (the statements its prediction came from). */
+  /** The rules a failure of this check proves broken (each a prediction came from alone): in a smoke run they fail with it. */
   readonly namedBy?: (message: string) => readonly string[];
   run(context: Context): Promise<void>;
 }

@@ -14,6 +14,7 @@ import { BOUNDARY_LEVELS, MIN_FEATURE_LEVEL } from '../../reference/model/levels
 import { RULES } from '../rules.js';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/http/server.js';
 import { CHECKS } from '../checks/index.js';
+import { namedByModel } from '../checks/organization.js';
 import { skippedByDesign } from '../run/harness.js';
 import type { Report } from '../report/json.js';
 import { runSuite, type Expectations, type SuiteOptions } from '../suite.js';
@@ -149,19 +150,43 @@ export function selfTests(part: SelfTestPart): void {
     }
   }
   if (part === 'faults-zulip') {
-    test('in a smoke run, a fault the organization model finds fails the rules it names, and the rules it held run their own checks', async () => {
-      const report = await suiteAgainstReference({ faults: new Set(['flags.add-sets-flag']) }, 1, 'organization.model,flags.*', { smoke: true });
+    test('a failure of the model proves broken only the rules a prediction came from alone: one that came from several is left to their own checks', () => {
+      const message = (tail: string) => `after a step: message 7 lacks starred; another message's flags are wrong (the model's prediction comes from ${tail})`;
+      assert.equal(namedByModel(message('flags.add-sets-flag, flags.wildcard-mention-flags, flags.wildcard-mentioned-before-224; broken alone: flags.add-sets-flag')), ['flags.add-sets-flag']);
+      assert.equal(namedByModel(message('flags.wildcard-mention-flags, flags.wildcard-mentioned-before-224')), []);
+      assert.equal(namedByModel('a failure of another kind'), []);
+    });
+
+    test('in a smoke run, a fault the organization model proves fails the rule a prediction came from alone, and the rules it held run their own checks', async () => {
+      const report = await suiteAgainstReference({ faults: new Set(['flags.response-lists-only-modified']) }, 1, 'organization.model,flags.*', { smoke: true });
       const byId = new Map(report.rules.map((result) => [result.id as string, result]));
       assert.is(byId.get('organization.model')?.status, 'fail');
-      const named = byId.get('flags.add-sets-flag')!;
+      const named = byId.get('flags.response-lists-only-modified')!;
       assert.is(named.status, 'fail', named.message);
       assert.match(named.message, /^organization\.model's smoke steps found it broken: /);
       assert.ok(named.counterexample && named.counterexample.requests.length > 0, 'the model\'s counterexample');
-      // Not named by the failure: its own check ran, and it passes.
-      const own = byId.get('flags.mention-flags')!;
-      assert.is(own.status, 'pass', own.message);
-      assert.ok(own.requests > 0 && !own.message.startsWith('held by'), `${own.requests} ${own.message}`);
+      // Not named by the failure: their own checks ran, and they pass.
+      for (const id of ['flags.mention-flags', 'flags.add-sets-flag']) {
+        const own = byId.get(id)!;
+        assert.is(own.status, 'pass', `${id}: ${own.message}`);
+        assert.ok(own.requests > 0 && !own.message.startsWith('held by'), `${id}: ${own.requests} ${own.message}`);
+      }
       assert.ok(report.requests <= 1200, `${report.requests} requests`);
+    });
+
+    test('in a smoke run, a failure of the model whose predictions each came from several rules fails none of them by itself: each one\'s own check says which is broken', async () => {
+      // Add collapsed changes nothing: the model sees the flag missing and the answer leave out what it predicted modified.
+      const report = await suiteAgainstReference({ faults: new Set(['flags.add-sets-flag']) }, 1, 'organization.model,flags.*', { smoke: true });
+      const byId = new Map(report.rules.map((result) => [result.id as string, result]));
+      assert.is(byId.get('organization.model')?.status, 'fail');
+      assert.match(byId.get('organization.model')!.message, /prediction comes from .*flags\.response-lists-modified/);
+      const broken = byId.get('flags.add-sets-flag')!;
+      assert.is(broken.status, 'fail', broken.message);
+      assert.not.match(broken.message, /^organization\.model/);
+      // The answer listed what the server modified: the rule the model's prediction also came from keeps.
+      const innocent = byId.get('flags.response-lists-modified')!;
+      assert.is(innocent.status, 'pass', innocent.message);
+      assert.ok(innocent.requests > 0, innocent.message);
     });
   }
   if (part === 'faults-zulip' || part === 'faults-alternate') {
