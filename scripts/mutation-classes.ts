@@ -74,11 +74,14 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   },
   flags: {
     spec: [
-      'CHANGEABLE_FLAGS', 'flagTableAt', 'HISTORICAL_DEFAULT', 'unsubscribedChannelOf', 'withoutRepeats', 'flagParameter', 'checkFlagOperation', 'checkFlagInTable', 'checkChangeableFlag',
+      'CHANGEABLE_FLAGS', 'HISTORICAL_DEFAULT', 'unsubscribedChannelOf', 'withoutRepeats', 'flagParameter', 'checkFlagOperation', 'checkFlagInTable', 'checkChangeableFlag',
       'messagesToChange', 'flagsOfHistoricalMessage', 'changeFlag', 'listedMessages', 'listsIgnoredChannels', 'FLAG_RULES', 'doUpdateMessageFlags', 'checkMessages', 'checkOp', 'checkFlag',
       'updateMessageFlags',
     ],
-    open: { checkHistoryAccess: ['flags.inaccessible-messages'], announceFlags: ['flags.event-shape'], messageDetails: ['flags.event-shape'], flagsParameters: ['flags.error-texts'] },
+    open: {
+      flagTableAt: ['flags.error-texts'], missingNamed: ['flags.error-texts'], checkHistoryAccess: ['flags.inaccessible-messages'], announceFlags: ['flags.event-shape'],
+      messageDetails: ['flags.event-shape'], flagsParameters: ['flags.error-texts'],
+    },
     outside: {},
   },
   reminders: {

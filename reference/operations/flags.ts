@@ -11,7 +11,12 @@ import { JsonError, checkIntList, missingArgument, type Params } from '../model/
 /** The flags the flags operation can change. */
 export const CHANGEABLE_FLAGS: readonly StoredFlag[] = ['read', 'starred', 'collapsed'];
 
-/** Every flag name of the spec's table that exists at the level. */
+/**
+ * Every flag name of the spec's table that exists at the level. Decision flags.error-texts: it
+ * tells an unknown name ("Invalid flag") from a name that is not changeable ("Flag not editable").
+ * The spec refuses both alike, every name but read, starred and collapsed: the table chooses the
+ * text alone.
+ */
 export function flagTableAt(level: number): string[] {
   const wildcardFlags = level >= 224 ? ['stream_wildcard_mentioned', 'topic_wildcard_mentioned'] : [];
   return ['read', 'starred', 'collapsed', 'mentioned', ...wildcardFlags, 'has_alert_word', 'historical', 'wildcard_mentioned'];
@@ -36,11 +41,20 @@ function withoutRepeats(ids: readonly number[]): readonly number[] {
 
 // ---- Rules ------------------------------------------------------------------------------
 
+/**
+ * Decision flags.error-texts: a parameter left out is named as missing, as Zulip names it. The
+ * checks of its value refuse it as well (no list, no operation, no changeable flag): this chooses
+ * the text alone.
+ */
+function missingNamed(value: unknown, name: string): void {
+  if (value === undefined) throw missingArgument(name);
+}
+
 /** flags.required-parameters */
 function flagParameter(params: Params): string {
   const flag = params.string('flag');
-  if (flag === undefined) throw missingArgument('flag');
-  return flag;
+  missingNamed(flag, 'flag');
+  return flag as string;
 }
 
 /** flags.op-add-or-remove */
@@ -167,14 +181,14 @@ export function messageDetails(realm: Realm, user: User, ids: number[]): Record<
 
 function checkMessages(params: Params): number[] {
   const list = params.list('messages');
-  if (list === undefined) throw missingArgument('messages');
+  missingNamed(list, 'messages');
   return checkIntList(list, 'messages');
 }
 
 function checkOp({ realm, params }: Request): FlagOperation {
   const op = params.string('op');
-  if (op === undefined) throw missingArgument('op');
-  return realm.rules.checkFlagOperation(op);
+  missingNamed(op, 'op');
+  return realm.rules.checkFlagOperation(op as string);
 }
 
 function checkFlag({ realm, params }: Request): StoredFlag {
