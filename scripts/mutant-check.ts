@@ -7,11 +7,11 @@
 // one area.
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
-import { failedRules, planOf, reportName } from './mutant-run.js';
-import { AREAS, MODULES, builtModule, caughtByMust, isCurrent, readVerdicts, samePlace, type Area, type Place, type Verdict } from './mutation.js';
+import { CLASSES_FILE, failedRules, planOf, reportName } from './mutant-run.js';
+import { AREAS, MODULES, builtModule, caughtByMust, classAt, isCurrent, readVerdicts, samePlace, type Area, type Place, type Verdict } from './mutation.js';
 
 const noop = () => {};
 const quiet = { debug: noop, info: noop, warn: noop, error: noop, trace: noop, fatal: noop, isDebugEnabled: () => false, isTraceEnabled: () => false, isInfoEnabled: () => false, isWarnEnabled: () => false, isErrorEnabled: () => false, isFatalEnabled: () => false };
@@ -76,6 +76,9 @@ export async function recheck(area: string, verdict: Verdict, runs: number, root
     for (const name of ['fixtures', 'docs', 'package.json']) if (existsSync(join(root, name))) symlinkSync(resolve(root, name), join(copy, name));
     writeFileSync(join(copy, module), made.content);
     const reports = join(copy, 'reports');
+    // The mutant's class, as the run gave it: an open point's runs end at its first catch.
+    mkdirSync(reports, { recursive: true });
+    writeFileSync(join(reports, CLASSES_FILE), JSON.stringify({ [mutant.id]: classAt(area, readFileSync(join(root, module), 'utf8'))(mutant).kind }));
     // The record's runner makes the runs it made. Only must rules decide a verdict here: they pass
     // against the unmutated reference, so no baseline is needed.
     spawnSync(process.execPath, [join(copy, 'dist/scripts/mutant-run.js'), area, String(runs), reports], { cwd: copy, stdio: 'ignore', env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: mutant.id, TEAMCHAT_MUTANT_RUNNER: String(runner) } });

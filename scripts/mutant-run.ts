@@ -95,6 +95,13 @@ export function caughtIn(dir: string, mutant: string, run: Run, version: number 
   return failedRules(reportName(dir, mutant, run, version)).filter((rule) => !baseline.some((clean) => clean.id === rule.id));
 }
 
+/** The class of each mutant of the run, by Stryker's ID (written by `npm run mutation` before Stryker starts): none, every mutant is spec code. */
+export const CLASSES_FILE = 'classes.json';
+export function classesIn(dir: string): Readonly<Record<string, string>> {
+  const file = join(dir, CLASSES_FILE);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+}
+
 function main(): number {
   const [area, runs, dir] = process.argv.slice(2);
   if (!area || !runs || !dir) {
@@ -103,6 +110,9 @@ function main(): number {
   }
   const mutant = process.env.__STRYKER_ACTIVE_MUTANT__ || 'none';
   const version = Number(process.env.TEAMCHAT_MUTANT_RUNNER ?? RUNNER);
+  // A mutant of an open point or of code outside the spec is scored by whether any rule caught it:
+  // its first catch ends its runs, as a must rule's ends a spec mutant's.
+  const kind = version >= 2 ? classesIn(dir)[mutant] ?? 'spec' : 'spec';
   let caught = false;
   for (const run of planOf(area, version)) {
     const json = reportName(dir, mutant, run, version);
@@ -115,7 +125,7 @@ function main(): number {
     // alternate decides otherwise, and its failures there are the baseline of the mutants' runs.
     const rules = caughtIn(dir, mutant, run, version).filter((rule) => mutant !== 'none' || rule.severity === 'must' || run.dialect === 'zulip');
     if (rules.length > 0) caught = true;
-    if (rules.some((rule) => rule.severity === 'must')) return 1;
+    if (rules.some((rule) => rule.severity === 'must') || (kind !== 'spec' && rules.length > 0)) return 1;
   }
   return caught ? 1 : 0;
 }

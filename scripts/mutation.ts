@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLASSES, classIn, classOf, declarationAt, declarationsOf, partsOf, RULE_ID, type AreaClasses, type MutantClass } from './mutation-classes.js';
 import { ruleById } from '../conformance/rules.js';
-import { RUNNER, SEEDS, TOP_LEVEL, caughtIn, edgeLevels, planOf, reportName } from './mutant-run.js';
+import { CLASSES_FILE, RUNNER, SEEDS, TOP_LEVEL, caughtIn, edgeLevels, planOf, reportName } from './mutant-run.js';
 
 /**
  * Each area and its module of the reference: the operations' modules, and the modules of spec code
@@ -332,7 +332,7 @@ export const markdownOfRecord = () => {
   return markdown(scores, runs, unmeasured, moved);
 };
 
-function main(): number {
+async function main(): Promise<number> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string' }, concurrency: { type: 'string' }, rescore: { type: 'boolean' }, collect: { type: 'boolean' } } });
   const areas = positionals;
   for (const area of areas) {
@@ -372,6 +372,12 @@ function main(): number {
       cleanTempDir: true,
     };
     if (!values.collect) {
+      // Each mutant's class, by the ID Stryker gives it (its instrumenter's, made the same way here):
+      // the runner ends an open point's runs at its first catch.
+      const { instrumented } = await import('./mutant-check.js');
+      const built = readFileSync(module, 'utf8');
+      const classOfPlace = classAt(area, built);
+      writeFileSync(join(verdictsDir, CLASSES_FILE), JSON.stringify(Object.fromEntries((await instrumented(module, built)).mutants.map((mutant) => [mutant.id, classOfPlace(mutant).kind]))));
       writeFileSync('reports/stryker.config.json', JSON.stringify(config, null, 2));
       process.stdout.write(`mutation: ${module}, test: ${command}\n`);
       const stryker = spawnSync(process.execPath, ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', 'reports/stryker.config.json'], { stdio: 'inherit' });
@@ -412,4 +418,5 @@ function main(): number {
   return 0;
 }
 
-if (process.argv[1] === new URL(import.meta.url).pathname) process.exit(main());
+// Not awaited at the top: main imports mutant-check.js, which imports this module, whose evaluation must end first.
+if (process.argv[1] === new URL(import.meta.url).pathname) void main().then((code) => process.exit(code));
