@@ -82,15 +82,28 @@ function sendRemindersEvent(realm: Realm, user: User, op: 'add' | 'remove', remi
 
 // ---- Delivery -------------------------------------------------------------------------------
 
+/** reminders.delivery: the client a delivered reminder names, Zulip's worker's. */
+const REMINDER_CLIENT = 'Internal';
+
+/** reminders.delivery: reminders due at once go in the order of their times, as Zulip's worker takes them. */
+function inOrderOfTime(due: Reminder[]): Reminder[] {
+  return due.sort((a, b) => a.deliveryTimestamp - b.deliveryTimestamp);
+}
+
+/** reminders.delivery: a direct conversation's members in the order of their IDs, as Zulip keeps them. */
+function inIdOrder<T extends number>(ids: T[]): T[] {
+  return ids.sort((a, b) => a - b);
+}
+
 /** reminders.delivered-to-self; reminders.sent-at-its-time: a direct message to the user, once its time has come. */
 export function deliverReminders(realm: Realm): void {
   const now = realm.clock.now();
-  const due = realm.rules.dueReminders(realm, now).sort((a, b) => a.deliveryTimestamp - b.deliveryTimestamp);
+  const due = inOrderOfTime(realm.rules.dueReminders(realm, now));
   for (const reminder of failLateReminders(realm, due, now)) {
     const user = realm.users.get(reminder.userId)!;
     const from = realm.rules.reminderSender(realm, user);
-    const userIds = [...new Set([from.id, user.id])].sort((a, b) => a - b);
-    doSendMessage(realm, from, { type: 'private', userIds }, reminderContent(realm, user, reminder), false, 'Internal', reminderSeenAt(realm, reminder, now));
+    const userIds = inIdOrder([...new Set([from.id, user.id])]);
+    doSendMessage(realm, from, { type: 'private', userIds }, reminderContent(realm, user, reminder), false, REMINDER_CLIENT, reminderSeenAt(realm, reminder, now));
     realm.reminders.delete(reminder.id);
     sendRemindersEvent(realm, user, 'remove', reminder);
   }
@@ -126,9 +139,14 @@ export function createReminder({ realm, user, params }: Request) {
   return { reminder_id: realm.rules.idOfCreatedReminder(reminder) };
 }
 
-/** reminders.delivery: a note without its leading newlines and trailing whitespace; none is the empty note. */
+/** reminders.note-delivered: the note the user gave is the one shown; none is the empty note. */
 function noteAsGiven(given: string | undefined): string {
-  return (given ?? '').trimEnd().replace(/^\n+/, '');
+  return withoutBlankEdges(given ?? '');
+}
+
+/** reminders.delivery: Zulip drops a note's leading newlines and trailing whitespace. */
+function withoutBlankEdges(note: string): string {
+  return note.trimEnd().replace(/^\n+/, '');
 }
 
 /** reminders.parameters: the parameters the dialect requires, and a time in the future (an hour from now where none is given). */
