@@ -96,7 +96,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   },
   scheduled: {
     spec: [
-      'messageTypeNames', 'checkMessageType', 'channelIdOfTo', 'userIdsOfTo', 'checkScheduledRecipientIds', 'checkScheduledChannel', 'checkRequiredTopic', 'emptyTopicNamesMeanEmpty',
+      'typeIsChange', 'messageTypeNames', 'checkMessageType', 'channelIdOfTo', 'userIdsOfTo', 'checkScheduledRecipientIds', 'checkScheduledChannel', 'checkRequiredTopic', 'emptyTopicNamesMeanEmpty',
       'emptyTopicsValid', 'fitTopicToLimit', 'fitContentToLimit', 'ignoreTopicOfDirectMessage', 'checkToGivenOnTypeChange', 'checkTopicGivenOnChangeToChannel',
       'checkFailedMessageGetsTimestamp', 'isOwnScheduledMessage', 'scheduledMessageNotFound', 'applyScheduledEdit', 'deleteScheduledMessageById', 'removeScheduledMessage',
       'scheduledMessageToSend', 'dueScheduledMessages', 'SCHEDULED_RULES', 'parseTo', 'checkRecipient', 'checkEditedTopic', 'topicRequired', 'findScheduledMessage',
@@ -105,7 +105,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     open: {
       scheduledMessageSender: ['scheduled.delivery'], scheduledMessageDict: ['scheduled.event-shapes', 'scheduled.listing-shape'], sendScheduledMessagesEvent: ['scheduled.event-shapes'],
       rescheduleOnNewTime: ['scheduled.edit-clears-failed'], failUnsendable: ['scheduled.late-delivery-fails'], doFailScheduledMessage: ['scheduled.late-delivery-fails'],
-      forgetDelivered: ['scheduled.delivery'], lookedUpFirst: ['scheduled.error-texts'], checkSomethingGiven: ['scheduled.error-texts'], typeIsChange: ['scheduled.error-texts'],
+      forgetDelivered: ['scheduled.delivery'], lookedUpFirst: ['scheduled.error-texts'], checkSomethingGiven: ['scheduled.error-texts'], typeGivenBeforeLookUp: ['scheduled.error-texts'],
       checkNewTimeInFuture: ['scheduled.future-timestamp'], checkNotDelivered: ['scheduled.delivery'],
     },
     outside: {

@@ -353,11 +353,19 @@ function checkSomethingGiven(realm: Realm, given: readonly unknown[]): void {
 }
 
 /**
- * scheduled.error-texts: a type given is a change where it is checked before the message is looked
- * up (Zulip requires `to` whenever type is given); once the message is looked up, a type unlike its own.
+ * scheduled.to-required-on-type-change; scheduled.topic-required-on-change-to-channel: a type unlike
+ * the message's own is a change, which needs `to` (and a topic, to a channel).
  */
 function typeIsChange(type: MessageType, scheduled: ScheduledMessage | undefined): boolean {
-  return scheduled === undefined || type !== scheduled.recipient.type;
+  return scheduled === undefined ? typeGivenBeforeLookUp() : type !== scheduled.recipient.type;
+}
+
+/**
+ * scheduled.error-texts: where the type is checked before the message is looked up, a type given
+ * counts as a change (Zulip requires `to` whenever type is given).
+ */
+function typeGivenBeforeLookUp(): boolean {
+  return true;
 }
 
 /** scheduled.future-timestamp */
