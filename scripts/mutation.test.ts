@@ -16,7 +16,7 @@ import { CLASSES, classProblems, type AreaClasses, type Structure } from './muta
 import { SPEC_RULES } from '../reference/http/rules.js';
 import { instrumented } from './mutant-check.js';
 import { TOP_LEVEL, caughtIn, planOf, reportName } from './mutant-run.js';
-import { AREAS, MODULES, MUST_GOAL, builtModule, caught, classAt, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, sameClasses, samePlace, scoresOfRecord, type Place } from './mutation.js';
+import { AREAS, MODULES, MUST_GOAL, builtModule, caught, caughtByMust, classAt, readGaps, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, sameClasses, samePlace, scoresOfRecord, type Place } from './mutation.js';
 
 
 /** The mutants Stryker makes of an area's built module, by place. */
@@ -41,6 +41,7 @@ async function structureOf(area: string): Promise<Structure> {
 
 const recorded = readVerdicts();
 const equivalents = readEquivalents();
+const gaps = readGaps();
 const currentOf = (area: string) => recorded.find((entry) => entry.area === area && isCurrent(entry));
 
 test('every module of the reference that holds a rule function of the spec is an area\'s, mutated in its run', async () => {
@@ -146,6 +147,26 @@ for (const area of AREAS) {
       assert.is.not(located(entry).kind, 'outside', `${where}: outside the spec, where nothing is scored, an equivalent need not be listed`);
       const verdict = verdicts?.find((candidate) => samePlace(candidate, entry));
       if (verdict) assert.not.ok(caught(verdict), `${where} is listed as equivalent, and ${[...verdict.must, ...verdict.decision].join(', ') || verdict.status} caught it`);
+      assert.ok(entry.why.length > 20, `${where}: say why`);
+    }
+  });
+
+  test(`${area}: each gap explained is a survivor of spec code that no must rule caught, on the line it quotes, and no equivalent`, async () => {
+    const mutants = await mutantsOf(area);
+    const verdicts = currentOf(area)?.verdicts;
+    const source = readFileSync(builtModule(area), 'utf8');
+    const lines = source.split('\n');
+    const located = classAt(area, source);
+    const listed = gaps.filter((entry) => entry.area === area);
+    for (const entry of listed) {
+      const where = `${area} ${placeName(entry)}`;
+      assert.is(mutants.filter((mutant) => samePlace(mutant, entry)).length, 1, `${where}: no such mutant any more (or more than one)`);
+      assert.is(listed.filter((other) => samePlace(other, entry)).length, 1, `${where}: listed twice`);
+      assert.is(lines[entry.line - 1]?.trim(), entry.code, `${where}: the line is no longer the one the list quotes`);
+      assert.is(located(entry).kind, 'spec', `${where}: a gap is spec code's (an open point's survivor is the decision's)`);
+      assert.not.ok(equivalents.some((other) => other.area === area && samePlace(other, entry)), `${where}: listed as equivalent too`);
+      const verdict = verdicts?.find((candidate) => samePlace(candidate, entry));
+      if (verdict) assert.not.ok(caughtByMust(verdict), `${where} is explained as a gap, and ${verdict.must.join(', ')} caught it`);
       assert.ok(entry.why.length > 20, `${where}: say why`);
     }
   });
