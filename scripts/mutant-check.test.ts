@@ -22,7 +22,7 @@ if (!entry) {
   test(`two recorded verdicts of ${entry.area} run again give the record's (TEAMCHAT_MUTANT_SEED=${seed}): ${drawn.map(({ verdict }) => placeName(verdict)).join('; ')}`, async () => {
     assert.ok(drawn.length > 0, `${entry.area} has no verdict to draw`);
     for (const { verdict } of drawn) {
-      found.push(await recheck(entry.area, verdict, entry.runs, process.cwd(), entry.runner ?? 1));
+      found.push(await recheck(entry.area, verdict, entry.runs, process.cwd(), entry.runner ?? 1, entry.baseline));
       assert.is(found.at(-1)!.differs, null, `${entry.area} ${placeName(verdict)}: ${found.at(-1)!.differs}`);
     }
   });

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
-import { CLASSES_FILE, failedRules, planOf, reportName } from './mutant-run.js';
+import { CLASSES_FILE, failedRules, planOf, reportName, runKey } from './mutant-run.js';
 import { AREAS, MODULES, builtModule, caughtByMust, classAt, isCurrent, readVerdicts, samePlace, type Area, type Place, type Verdict } from './mutation.js';
 
 const noop = () => {};
@@ -64,7 +64,7 @@ export async function instrumented(name: string, content: string): Promise<{ rea
 }
 
 /** Runs one recorded mutant again, in a copy of the built project under `root`, removed afterwards. */
-export async function recheck(area: string, verdict: Verdict, runs: number, root = process.cwd(), runner = 1): Promise<Recheck> {
+export async function recheck(area: string, verdict: Verdict, runs: number, root = process.cwd(), runner = 1, baseline: Readonly<Record<string, readonly string[]>> = {}): Promise<Recheck> {
   const module = builtModule(area);
   const made = await instrumented(module, readFileSync(join(root, module), 'utf8'));
   const mutant = made.mutants.find((one) => samePlace(one, verdict));
@@ -79,6 +79,12 @@ export async function recheck(area: string, verdict: Verdict, runs: number, root
     // The mutant's class, as the run gave it: an open point's runs end at its first catch.
     mkdirSync(reports, { recursive: true });
     writeFileSync(join(reports, CLASSES_FILE), JSON.stringify({ [mutant.id]: classAt(area, readFileSync(join(root, module), 'utf8'))(mutant).kind }));
+    // And what failed against the unmutated reference in each run, as the record keeps it: the
+    // runner subtracts it, as it did (the alternate dialect's decisions).
+    for (const run of planOf(area, runner)) {
+      const failed = baseline[runKey(run)] ?? [];
+      writeFileSync(reportName(reports, 'none', run, runner), JSON.stringify({ rules: failed.map((id) => ({ id, severity: 'decision', status: 'fail' })) }));
+    }
     // The record's runner makes the runs it made. Only must rules decide a verdict here: they pass
     // against the unmutated reference, so no baseline is needed.
     spawnSync(process.execPath, [join(copy, 'dist/scripts/mutant-run.js'), area, String(runs), reports], { cwd: copy, stdio: 'ignore', env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: mutant.id, TEAMCHAT_MUTANT_RUNNER: String(runner) } });
@@ -102,7 +108,7 @@ async function main(): Promise<number> {
   }
   let differing = 0;
   for (const { verdict } of drawMutants(Number(process.env.TEAMCHAT_MUTANT_SEED ?? Date.now()), [area], Number(count ?? 2))) {
-    const found = await recheck(area, verdict, entry.runs, process.cwd(), entry.runner ?? 1);
+    const found = await recheck(area, verdict, entry.runs, process.cwd(), entry.runner ?? 1, entry.baseline);
     if (found.differs) differing++;
     process.stdout.write(`${area} ${verdict.line}:${verdict.column} ${verdict.mutator} → ${JSON.stringify(verdict.replacement)}: ${found.differs ?? 'as recorded'}\n`);
   }

@@ -69,6 +69,9 @@ export function planOf(area: string, version: number = RUNNER): Run[] {
   return [...top, ...edgeLevels(area).flatMap((level) => DIALECTS.map((dialect) => ({ seed: SEEDS[0], dialect, level, decisions: true })))];
 }
 
+/** A run's name in a record: `s1.alternate.l415`. */
+export const runKey = (run: Run) => `s${run.seed}.${run.dialect}.l${run.level}`;
+
 /** The report of one run of one mutant (runner 1 wrote no level in the name: its runs were all at 415). */
 export const reportName = (dir: string, mutant: string, run: Run, version: number = RUNNER) =>
   join(dir, version < 2 ? `${mutant}.s${run.seed}.${run.dialect}.json` : `${mutant}.s${run.seed}.${run.dialect}.l${run.level}.json`);

@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLASSES, classIn, classOf, declarationAt, declarationsOf, partsOf, RULE_ID, type AreaClasses, type MutantClass } from './mutation-classes.js';
 import { ruleById } from '../conformance/rules.js';
-import { CLASSES_FILE, RUNNER, SEEDS, TOP_LEVEL, caughtIn, edgeLevels, planOf, reportName } from './mutant-run.js';
+import { CLASSES_FILE, RUNNER, SEEDS, TOP_LEVEL, caughtIn, edgeLevels, failedRules, planOf, reportName, runKey } from './mutant-run.js';
 
 /**
  * Each area and its module of the reference: the operations' modules, and the modules of spec code
@@ -89,6 +89,11 @@ export interface AreaVerdicts {
   readonly classes?: AreaClasses;
   /** What the run found moved since the previous run's table: each declaration, and the rules its comment named then. */
   readonly classChanges?: readonly ClassChange[];
+  /**
+   * The rules that failed against the unmutated reference, by run (`s1.alternate.l415`): the
+   * alternate dialect's decisions. A re-check subtracts them as the run did (runner 2).
+   */
+  readonly baseline?: Readonly<Record<string, readonly string[]>>;
   readonly verdicts: Verdict[];
 }
 
@@ -410,12 +415,14 @@ async function main(): Promise<number> {
     const previous = committedVerdicts().find((entry) => entry.area === area) ?? recorded.get(area) ?? readVerdicts().find((entry) => entry.area === area);
     const classes = CLASSES[area]!;
     // What moved since the previous run is kept with the record, and shown on the page.
-    const changes = classChanges(previous?.classes, classes, source);
-    recorded.set(area, { area, module: hashOf(source), runs, runner: RUNNER, classes, classChanges: changes, verdicts });
+    // Verdicts collected again from the same run keep what that run found moved.
+    const changes = previous?.module === hashOf(source) && previous.runner === RUNNER ? previous.classChanges ?? [] : classChanges(previous?.classes, classes, source);
+    const baseline = Object.fromEntries(planOf(area).map((run) => [runKey(run), failedRules(reportName(verdictsDir, 'none', run)).map((rule) => rule.id).sort()]));
+    recorded.set(area, { area, module: hashOf(source), runs, runner: RUNNER, classes, classChanges: changes, baseline, verdicts });
   }
   const all = [...recorded.values()].sort((a, b) => a.area.localeCompare(b.area));
   // One mutant a line, so that a change of verdicts reads as a diff of those mutants.
-  const text = all.map((entry) => `  {"area": ${JSON.stringify(entry.area)}, "module": ${JSON.stringify(entry.module)}, "runs": ${entry.runs},${entry.runner === undefined ? '' : ` "runner": ${entry.runner},`}\n   "classes": ${JSON.stringify(entry.classes)},\n   "classChanges": ${JSON.stringify(entry.classChanges ?? [])}, "verdicts": [\n${entry.verdicts.map((verdict) => `    ${JSON.stringify(verdict)}`).join(',\n')}\n  ]}`).join(',\n');
+  const text = all.map((entry) => `  {"area": ${JSON.stringify(entry.area)}, "module": ${JSON.stringify(entry.module)}, "runs": ${entry.runs},${entry.runner === undefined ? '' : ` "runner": ${entry.runner},`}\n   "classes": ${JSON.stringify(entry.classes)},\n   "classChanges": ${JSON.stringify(entry.classChanges ?? [])},${entry.baseline === undefined ? '' : `\n   "baseline": ${JSON.stringify(entry.baseline)},`} "verdicts": [\n${entry.verdicts.map((verdict) => `    ${JSON.stringify(verdict)}`).join(',\n')}\n  ]}`).join(',\n');
   writeFileSync(VERDICTS_FILE, `[\n${text}\n]\n`);
   const { scores } = scoresOfRecord();
   for (const score of scores.filter((entry) => areas.length === 0 || areas.includes(entry.area))) {
