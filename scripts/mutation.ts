@@ -325,6 +325,25 @@ function committedVerdicts(): AreaVerdicts[] {
   }
 }
 
+/**
+ * The area's newest record in the repository's history: the file drops the record of a module
+ * changed since its run (no one's verdicts), so the table that run scored by is looked for in the
+ * commits before, that what moved since is shown.
+ */
+function previousRecord(area: string): AreaVerdicts | undefined {
+  const commits = spawnSync('git', ['log', '--format=%H', '-n', '100', '--', VERDICTS_FILE], { encoding: 'utf8' }).stdout?.split('\n').filter(Boolean) ?? [];
+  for (const commit of commits) {
+    const shown = spawnSync('git', ['show', `${commit}:${VERDICTS_FILE}`], { encoding: 'utf8' });
+    try {
+      const found = (JSON.parse(shown.stdout) as AreaVerdicts[]).find((entry) => entry.area === area);
+      if (found) return found;
+    } catch {
+      // A commit whose file does not parse is passed over.
+    }
+  }
+  return undefined;
+}
+
 export const readVerdicts = (): AreaVerdicts[] => (existsSync(VERDICTS_FILE) ? JSON.parse(readFileSync(VERDICTS_FILE, 'utf8')) : []);
 
 /** Whether verdicts were recorded for the area's module as built now. */
@@ -412,7 +431,7 @@ async function main(): Promise<number> {
     if (!planOf(area).every((run) => existsSync(reportName(verdictsDir, 'none', run)))) throw new Error('the unmutated reference was not checked: no verdict is worth anything');
     // The previous run is the one the repository holds (an area run twice before a commit would
     // otherwise hide what moved between its last commit and the first of those runs).
-    const previous = committedVerdicts().find((entry) => entry.area === area) ?? recorded.get(area) ?? readVerdicts().find((entry) => entry.area === area);
+    const previous = committedVerdicts().find((entry) => entry.area === area) ?? previousRecord(area) ?? recorded.get(area) ?? readVerdicts().find((entry) => entry.area === area);
     const classes = CLASSES[area]!;
     // What moved since the previous run is kept with the record, and shown on the page.
     // Verdicts collected again from the same run keep what that run found moved.
