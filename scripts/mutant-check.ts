@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
-import { CLASSES_FILE, TOP_LEVEL, areaSelection, failedRules, planOf, reportName, runKey } from './mutant-run.js';
+import { CLASSES_FILE, SEEDS, TOP_LEVEL, areaSelection, failedRules, planOf, reportName, runKey } from './mutant-run.js';
 import { AREAS, MODULES, builtModule, caughtByMust, classAt, isCurrent, readVerdicts, samePlace, type Area, type Place, type Verdict } from './mutation.js';
 
 const noop = () => {};
@@ -96,8 +96,8 @@ export async function recheck(area: string, verdict: Verdict, runs: number, root
     // The record's runner makes the runs it made. Only must rules decide a verdict here: they pass
     // against the unmutated reference, so no baseline is needed.
     spawnSync(process.execPath, [join(copy, 'dist/scripts/mutant-run.js'), area, String(runs), reports], { cwd: copy, stdio: 'ignore', env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: mutant.id, TEAMCHAT_MUTANT_RUNNER: String(runner), ...(caughtByMust(verdict) ? {} : { TEAMCHAT_MUTANT_TOP_ONLY: '1' }) } });
-    // A survivor is re-checked at level 415 alone (mutant-run.ts): the runs it made are the ones read.
-    const must = planOf(area, runner).filter((run) => caughtByMust(verdict) || run.level === TOP_LEVEL).flatMap((run) => failedRules(reportName(reports, mutant.id, run, runner)).filter((rule) => rule.severity === 'must').map((rule) => rule.id));
+    // A survivor is re-checked at level 415 and seed 1 alone (mutant-run.ts): the runs it made are the ones read.
+    const must = planOf(area, runner).filter((run) => caughtByMust(verdict) || (run.level === TOP_LEVEL && run.seed === SEEDS[0])).flatMap((run) => failedRules(reportName(reports, mutant.id, run, runner)).filter((rule) => rule.severity === 'must').map((rule) => rule.id));
     return { area, verdict, must: [...new Set(must)], differs: differsFrom(verdict, must) };
   } finally {
     rmSync(copy, { recursive: true, force: true });
