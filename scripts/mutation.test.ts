@@ -16,7 +16,7 @@ import { CLASSES, classProblems, type AreaClasses, type Structure } from './muta
 import { SPEC_RULES } from '../reference/http/rules.js';
 import { instrumented } from './mutant-check.js';
 import { TOP_LEVEL, caughtIn, planOf, reportName } from './mutant-run.js';
-import { AREAS, MODULES, MUST_GOAL, builtModule, caught, caughtByMust, classAt, readGaps, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, sameClasses, samePlace, scoresOfRecord, type Place } from './mutation.js';
+import { AREAS, MODULES, MUST_GOAL, builtModule, caught, caughtByMust, classAt, readGaps, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, sameClasses, samePlace, scoresOfRecord, type Equivalent, type Place, type Verdict } from './mutation.js';
 
 
 /** The mutants Stryker makes of an area's built module, by place. */
@@ -127,49 +127,45 @@ test('the verdicts recorded are those of the modules as built now; an area witho
   }
 });
 
-for (const area of AREAS) {
-  test(`${area}: each equivalent mutant listed is one Stryker makes, on the line the list quotes, in spec code or an open point, and no rule caught it`, async () => {
-    const mutants = await mutantsOf(area);
-    // Without verdicts of this module, the list is still held to the mutants and the code; only whether a rule caught one is unknown.
-    const verdicts = currentOf(area)?.verdicts;
-    if (verdicts) assert.is(verdicts.length, mutants.length, `${area}: the recorded verdicts are for ${verdicts.length} mutants, Stryker makes ${mutants.length}`);
-    const source = readFileSync(builtModule(area), 'utf8');
-    const lines = source.split('\n');
-    const located = classAt(area, source);
-    // Every mutant stands in a declaration the table classes.
-    for (const mutant of mutants) located(mutant);
-    const listed = equivalents.filter((entry) => entry.area === area);
-    for (const entry of listed) {
-      const where = `${area} ${placeName(entry)}`;
-      assert.is(mutants.filter((mutant) => samePlace(mutant, entry)).length, 1, `${where}: no such mutant any more (or more than one)`);
-      assert.is(listed.filter((other) => samePlace(other, entry)).length, 1, `${where}: listed twice`);
-      assert.is(lines[entry.line - 1]?.trim(), entry.code, `${where}: the line is no longer the one the list quotes`);
-      assert.is.not(located(entry).kind, 'outside', `${where}: outside the spec, where nothing is scored, an equivalent need not be listed`);
-      const verdict = verdicts?.find((candidate) => samePlace(candidate, entry));
-      if (verdict) assert.not.ok(caught(verdict), `${where} is listed as equivalent, and ${[...verdict.must, ...verdict.decision].join(', ') || verdict.status} caught it`);
-      assert.ok(entry.why.length > 20, `${where}: say why`);
-    }
-  });
+/**
+ * An area's entries of a list by place (the equivalents, the gaps), each held to the mutant it
+ * names: one Stryker makes, listed once, on the line it quotes, with a reason; `also` judges each
+ * with its class and its recorded verdict (none without verdicts of the module as built now).
+ */
+async function eachListed(area: string, list: readonly Equivalent[], also: (entry: Equivalent, where: string, kind: string, verdict: Verdict | undefined) => void): Promise<void> {
+  const mutants = await mutantsOf(area);
+  // Without verdicts of this module, the list is still held to the mutants and the code; only whether a rule caught one is unknown.
+  const verdicts = currentOf(area)?.verdicts;
+  if (verdicts) assert.is(verdicts.length, mutants.length, `${area}: the recorded verdicts are for ${verdicts.length} mutants, Stryker makes ${mutants.length}`);
+  const source = readFileSync(builtModule(area), 'utf8');
+  const lines = source.split('\n');
+  const located = classAt(area, source);
+  // Every mutant stands in a declaration the table classes.
+  for (const mutant of mutants) located(mutant);
+  const listed = list.filter((entry) => entry.area === area);
+  for (const entry of listed) {
+    const where = `${area} ${placeName(entry)}`;
+    assert.is(mutants.filter((mutant) => samePlace(mutant, entry)).length, 1, `${where}: no such mutant any more (or more than one)`);
+    assert.is(listed.filter((other) => samePlace(other, entry)).length, 1, `${where}: listed twice`);
+    assert.is(lines[entry.line - 1]?.trim(), entry.code, `${where}: the line is no longer the one the list quotes`);
+    assert.ok(entry.why.length > 20, `${where}: say why`);
+    also(entry, where, located(entry).kind, verdicts?.find((candidate) => samePlace(candidate, entry)));
+  }
+}
 
-  test(`${area}: each gap explained is a survivor of spec code that no must rule caught, on the line it quotes, and no equivalent`, async () => {
-    const mutants = await mutantsOf(area);
-    const verdicts = currentOf(area)?.verdicts;
-    const source = readFileSync(builtModule(area), 'utf8');
-    const lines = source.split('\n');
-    const located = classAt(area, source);
-    const listed = gaps.filter((entry) => entry.area === area);
-    for (const entry of listed) {
-      const where = `${area} ${placeName(entry)}`;
-      assert.is(mutants.filter((mutant) => samePlace(mutant, entry)).length, 1, `${where}: no such mutant any more (or more than one)`);
-      assert.is(listed.filter((other) => samePlace(other, entry)).length, 1, `${where}: listed twice`);
-      assert.is(lines[entry.line - 1]?.trim(), entry.code, `${where}: the line is no longer the one the list quotes`);
-      assert.is(located(entry).kind, 'spec', `${where}: a gap is spec code's (an open point's survivor is the decision's)`);
+for (const area of AREAS) {
+  test(`${area}: each equivalent mutant listed is one Stryker makes, on the line the list quotes, in spec code or an open point, and no rule caught it`, () =>
+    eachListed(area, equivalents, (_entry, where, kind, verdict) => {
+      assert.is.not(kind, 'outside', `${where}: outside the spec, where nothing is scored, an equivalent need not be listed`);
+      if (verdict) assert.not.ok(caught(verdict), `${where} is listed as equivalent, and ${[...verdict.must, ...verdict.decision].join(', ') || verdict.status} caught it`);
+    }));
+
+  test(`${area}: each gap explained is a survivor of spec code that no must rule caught, on the line it quotes, and no equivalent`, () =>
+    eachListed(area, gaps, (entry, where, kind, verdict) => {
+      assert.is(kind, 'spec', `${where}: a gap is spec code's (an open point's survivor is the decision's)`);
       assert.not.ok(equivalents.some((other) => other.area === area && samePlace(other, entry)), `${where}: listed as equivalent too`);
-      const verdict = verdicts?.find((candidate) => samePlace(candidate, entry));
       if (verdict) assert.not.ok(caughtByMust(verdict), `${where} is explained as a gap, and ${verdict.must.join(', ')} caught it`);
-      assert.ok(entry.why.length > 20, `${where}: say why`);
-    }
-  });
+    }));
 }
 
 test(`docs/mutation.md shows the scores of the recorded verdicts, each area under ${MUST_GOAL}% must only marked so`, () => {
