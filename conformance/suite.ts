@@ -246,13 +246,13 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
       // general.envelope's verdict waits for the run's last answer, as its own check's does.
       const give = (result: RuleResult) => (check.rule === 'general.envelope' ? void (envelope = result) : record(result));
       if (verdict.status === 'pass' && !context.heldBack.has(check.rule)) {
-        give(heldResult(check, 'pass', `held by ${holder!.rule}'s smoke steps, which hold this rule's boundary cases (${holder!.rule} passed; its own check runs without --smoke, or where the model does not pass)`, null));
+        give(resultWithoutRequests(check, 'pass', `held by ${holder!.rule}'s smoke steps, which hold this rule's boundary cases (${holder!.rule} passed; its own check runs without --smoke, or where the model does not pass)`, null));
         return;
       }
       // A failure a prediction from this rule alone proves is this rule's; one of a prediction
       // that came from several is left to each one's own check, which says which it is.
       if (verdict.status === 'fail' && (holder!.namedBy?.(verdict.message) ?? []).includes(check.rule)) {
-        give(heldResult(check, 'fail', `${holder!.rule}'s smoke steps found it broken: ${verdict.message}`, verdict.counterexample));
+        give(resultWithoutRequests(check, 'fail', `${holder!.rule}'s smoke steps found it broken: ${verdict.message}`, verdict.counterexample));
         return;
       }
       await begin(check);
@@ -478,9 +478,6 @@ function resultWithoutRequests(check: Check, status: RuleResult['status'], messa
   const rule = ruleById(check.rule)!;
   return { id: check.rule, severity: rule.severity, section: rule.section, title: rule.title, spec: specAnchor(rule), status, message, counterexample, duration_ms: 0, requests: 0 };
 }
-
-/** A rule held by another check's smoke form: that check's verdict, with no request of its own. */
-const heldResult = (check: Check, status: 'pass' | 'fail', message: string, counterexample: RuleResult['counterexample']): RuleResult => resultWithoutRequests(check, status, message, counterexample);
 
 /** A rule the run did not begin: a skip with the reason, never a pass. */
 const notChecked = (check: Check, reason: string): RuleResult => ({ ...resultWithoutRequests(check, 'skip', reason), skipped: 'check' });

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
-import { CLASSES_FILE, SEEDS, TOP_LEVEL, areaSelection, failedRules, planOf, reportName, runKey } from './mutant-run.js';
+import { CLASSES_FILE, failedRules, isOwnRule, planOf, reportName, runKey, runsOf } from './mutant-run.js';
 import { AREAS, MODULES, builtModule, caughtByMust, classAt, isCurrent, readVerdicts, samePlace, type Area, type Place, type Verdict } from './mutation.js';
 
 const noop = () => {};
@@ -28,9 +28,6 @@ export interface Recheck {
   readonly differs: string | null;
 }
 
-/** Whether a rule is one of the area's own (its selection but the general rules, or any rule of the HTTP layer's area). */
-const own = (area: string, id: string) => areaSelection(area).split(',').some((pattern) => (area === 'general' || pattern !== 'general.*') && id.startsWith(pattern.replace(/\*$/, '')));
-
 /** Mutants drawn from the recorded verdicts of the areas as built now, by a seed: one caught by a must rule and one not, per area asked. */
 export function drawMutants(seed: number, areas: readonly string[], perArea = 1): Array<{ area: string; verdict: Verdict }> {
   const drawn: Array<{ area: string; verdict: Verdict }> = [];
@@ -43,7 +40,7 @@ export function drawMutants(seed: number, areas: readonly string[], perArea = 1)
       // A catch re-checked is one the area's own rules made: a mutant only the general rules caught
       // broke the server whole (it hangs, it answers nothing), which any run sees, and whose runs
       // wait out their timeouts (two minutes of npm test).
-      const pool = entry.verdicts.filter((verdict) => TOLD.has(verdict.status) && caughtByMust(verdict) === caught && located(verdict).kind !== 'outside' && (!caught || verdict.must.some((id) => own(entry.area, id))));
+      const pool = entry.verdicts.filter((verdict) => TOLD.has(verdict.status) && caughtByMust(verdict) === caught && located(verdict).kind !== 'outside' && (!caught || verdict.must.some((id) => isOwnRule(entry.area, id))));
       for (let index = 0; index < perArea && pool.length > 0; index++) drawn.push({ area: entry.area, verdict: pool.splice(next() % pool.length, 1)[0]! });
     }
   }
@@ -93,11 +90,10 @@ export async function recheck(area: string, verdict: Verdict, runs: number, root
       const failed = baseline[runKey(run)] ?? [];
       writeFileSync(reportName(reports, 'none', run, runner), JSON.stringify({ rules: failed.map((id) => ({ id, severity: 'decision', status: 'fail' })) }));
     }
-    // The record's runner makes the runs it made. Only must rules decide a verdict here: they pass
-    // against the unmutated reference, so no baseline is needed.
-    spawnSync(process.execPath, [join(copy, 'dist/scripts/mutant-run.js'), area, String(runs), reports], { cwd: copy, stdio: 'ignore', env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: mutant.id, TEAMCHAT_MUTANT_RUNNER: String(runner), ...(caughtByMust(verdict) ? {} : { TEAMCHAT_MUTANT_TOP_ONLY: '1' }) } });
-    // A survivor is re-checked at level 415 and seed 1 alone (mutant-run.ts): the runs it made are the ones read.
-    const must = planOf(area, runner).filter((run) => caughtByMust(verdict) || (run.level === TOP_LEVEL && run.seed === SEEDS[0])).flatMap((run) => failedRules(reportName(reports, mutant.id, run, runner)).filter((rule) => rule.severity === 'must').map((rule) => rule.id));
+    // The record's runner makes the runs it made; only must rules decide the verdict compared.
+    const survivorRecheck = !caughtByMust(verdict);
+    spawnSync(process.execPath, [join(copy, 'dist/scripts/mutant-run.js'), area, String(runs), reports], { cwd: copy, stdio: 'ignore', env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: mutant.id, TEAMCHAT_MUTANT_RUNNER: String(runner), ...(survivorRecheck ? { TEAMCHAT_MUTANT_TOP_ONLY: '1' } : {}) } });
+    const must = runsOf(area, runner, { survivorRecheck }).flatMap((run) => failedRules(reportName(reports, mutant.id, run, runner)).filter((rule) => rule.severity === 'must').map((rule) => rule.id));
     return { area, verdict, must: [...new Set(must)], differs: differsFrom(verdict, must) };
   } finally {
     rmSync(copy, { recursive: true, force: true });

@@ -6,10 +6,11 @@
 // area's must rules at seed 1, each in Zulip's dialect and in the alternate one, both with the
 // decisions. Each run writes its JSON report to DIR as MUTANT.sSEED.DIALECT.lLEVEL.json (MUTANT:
 // Stryker's active mutant, `none` for the unmutated reference, whose reports are the baseline), so
-// that the verdict names every rule that caught it. It stops at the first run a must rule fails:
-// the mutant is caught, and more runs would not change its class. A decision the alternate dialect
-// decides otherwise fails in its baseline too: a rule catches a mutant only where it fails and
-// passed in the baseline's same run. Exits 0 when no rule caught the mutant.
+// that the verdict names every rule that caught it. A spec mutant's runs stop at the first must
+// rule that fails, an open point's at the first rule, and a mutant outside the spec runs once
+// (`runsOf`): more runs would not change its score. A decision the alternate dialect decides
+// otherwise fails in its baseline too: a rule catches a mutant only where it fails and passed in
+// the baseline's same run. Exits 0 when no rule caught the mutant.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -46,15 +47,18 @@ export interface Run {
 const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*', channels: 'flags.*' };
 export const areaSelection = (area: string) => (area === 'general' ? 'general.*' : `${SHARED[area] ?? `${area}.*`},general.*`);
 
+/** The prefixes of an area's own rules: its selection without the general ones (but for the HTTP layer's, whose own they are). */
+export const ownRules = (area: string): string[] => (area === 'general' ? 'general.*' : SHARED[area] ?? `${area}.*`).split(',').map((pattern) => pattern.replace(/\*$/, ''));
+export const isOwnRule = (area: string, id: string) => ownRules(area).some((prefix) => id.startsWith(prefix));
+
 /**
  * The edge levels of an area: each must rule of its own (the general ones only for the HTTP layer)
  * at its first level and at the last before it ends, but level 415.
  */
 export function edgeLevels(area: string): number[] {
-  const own = (area === 'general' ? 'general.*' : SHARED[area] ?? `${area}.*`).split(',').map((pattern) => pattern.replace(/\*$/, ''));
   const levels = new Set<number>();
   for (const rule of RULES as ReadonlyArray<{ id: string; severity: string; since?: number; before?: number }>) {
-    if (rule.severity !== 'must' || !own.some((prefix) => rule.id.startsWith(prefix))) continue;
+    if (rule.severity !== 'must' || !isOwnRule(area, rule.id)) continue;
     levels.add(rule.since ?? 1);
     if (rule.before !== undefined) levels.add(rule.before - 1);
   }
@@ -98,6 +102,26 @@ export function caughtIn(dir: string, mutant: string, run: Run, version: number 
   return failedRules(reportName(dir, mutant, run, version)).filter((rule) => !baseline.some((clean) => clean.id === rule.id));
 }
 
+/**
+ * What a run counts against its server: of a mutant, the rules that caught it; of the unmutated
+ * reference, what it must keep and did not, every must rule and in Zulip's dialect every decision
+ * (the alternate decides otherwise, and its failures there are the mutants' baseline).
+ */
+export const countedIn = (dir: string, mutant: string, run: Run, version: number = RUNNER): RuleVerdict[] =>
+  caughtIn(dir, mutant, run, version).filter((rule) => mutant !== 'none' || rule.severity === 'must' || run.dialect === 'zulip');
+
+/**
+ * The runs a mutant makes of its runner's plan: a mutant outside the spec, which no score counts,
+ * runs once (its verdict is kept for the record); a re-check of a survivor takes level 415's runs
+ * at the first seed, in both dialects (no must rule may catch it there either, and all its runs
+ * would cost npm test a minute or two).
+ */
+export function runsOf(area: string, version: number, { kind = 'spec', survivorRecheck = false }: { kind?: string; survivorRecheck?: boolean } = {}): Run[] {
+  const plan = planOf(area, version);
+  if (version >= 2 && kind === 'outside') return plan.slice(0, 1);
+  return survivorRecheck ? plan.filter((run) => run.level === TOP_LEVEL && run.seed === SEEDS[0]) : plan;
+}
+
 /** The class of each mutant of the run, by Stryker's ID (written by `npm run mutation` before Stryker starts): none, every mutant is spec code. */
 export const CLASSES_FILE = 'classes.json';
 export function classesIn(dir: string): Readonly<Record<string, string>> {
@@ -117,23 +141,14 @@ function main(): number {
   // its first catch ends its runs, as a must rule's ends a spec mutant's.
   const kind = version >= 2 ? classesIn(dir)[mutant] ?? 'spec' : 'spec';
   let caught = false;
-  // A mutant outside the spec, which no score counts, runs once: its verdict is kept for the
-  // record, and the runs a score needs go to the others.
-  const whole = version >= 2 && kind === 'outside' ? planOf(area, version).slice(0, 1) : planOf(area, version);
-  // A re-check of a survivor (TEAMCHAT_MUTANT_TOP_ONLY) takes level 415's runs at the first seed,
-  // in both dialects: no must rule may catch it there either, and all its runs would cost npm test
-  // a minute or two.
-  const plan = process.env.TEAMCHAT_MUTANT_TOP_ONLY ? whole.filter((run) => run.level === TOP_LEVEL && run.seed === SEEDS[0]) : whole;
-  for (const run of plan) {
+  for (const run of runsOf(area, version, { kind, survivorRecheck: Boolean(process.env.TEAMCHAT_MUTANT_TOP_ONLY) })) {
     const json = reportName(dir, mutant, run, version);
     const args = ['dist/conformance/main.js', '--only', areaSelection(area), '--reference-dialect', run.dialect, '--reference-level', String(run.level), ...(run.decisions ? ['--decisions'] : []), '--seed', String(run.seed), '--runs', runs, '--quiet', '--json', json];
     const status = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: 120_000 }).status;
     if (status === 0) continue;
     // No report: the suite could not run against the mutant (it hung or crashed the reference).
     if (!existsSync(json)) return 1;
-    // The unmutated reference keeps every must rule, and in Zulip's dialect every decision: the
-    // alternate decides otherwise, and its failures there are the baseline of the mutants' runs.
-    const rules = caughtIn(dir, mutant, run, version).filter((rule) => mutant !== 'none' || rule.severity === 'must' || run.dialect === 'zulip');
+    const rules = countedIn(dir, mutant, run, version);
     if (rules.length > 0) caught = true;
     if (rules.some((rule) => rule.severity === 'must') || (kind !== 'spec' && rules.length > 0)) return 1;
   }

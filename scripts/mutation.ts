@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLASSES, classIn, classOf, declarationAt, declarationsOf, partsOf, RULE_ID, type AreaClasses, type MutantClass } from './mutation-classes.js';
 import { ruleById } from '../conformance/rules.js';
-import { CLASSES_FILE, RUNNER, SEEDS, TOP_LEVEL, caughtIn, edgeLevels, failedRules, planOf, reportName, runKey } from './mutant-run.js';
+import { CLASSES_FILE, RUNNER, SEEDS, TOP_LEVEL, countedIn, edgeLevels, failedRules, planOf, reportName, runKey } from './mutant-run.js';
 
 /**
  * Each area and its module of the reference: the operations' modules, and the modules of spec code
@@ -315,20 +315,10 @@ interface StrykerMutant {
 
 export const readEquivalents = (): Equivalent[] => JSON.parse(readFileSync(EQUIVALENTS_FILE, 'utf8'));
 export const readGaps = (): Equivalent[] => (existsSync(GAPS_FILE) ? JSON.parse(readFileSync(GAPS_FILE, 'utf8')) : []);
-/** The verdicts as the repository's last commit holds them (none outside a git checkout). */
-function committedVerdicts(): AreaVerdicts[] {
-  const shown = spawnSync('git', ['show', `HEAD:${VERDICTS_FILE}`], { encoding: 'utf8' });
-  try {
-    return shown.status === 0 ? JSON.parse(shown.stdout) : [];
-  } catch {
-    return [];
-  }
-}
-
 /**
- * The area's newest record in the repository's history: the file drops the record of a module
- * changed since its run (no one's verdicts), so the table that run scored by is looked for in the
- * commits before, that what moved since is shown.
+ * The area's newest record in the repository's history (none outside a git checkout): the last
+ * commit's, or, where the file has dropped the record of a module changed since its run (no one's
+ * verdicts), the commits' before it, so that what moved since that run is shown.
  */
 function previousRecord(area: string): AreaVerdicts | undefined {
   const commits = spawnSync('git', ['log', '--format=%H', '-n', '100', '--', VERDICTS_FILE], { encoding: 'utf8' }).stdout?.split('\n').filter(Boolean) ?? [];
@@ -417,7 +407,7 @@ async function main(): Promise<number> {
     const report = JSON.parse(readFileSync(`reports/mutation-${area}.json`, 'utf8'));
     const file = Object.keys(report.files).find((name) => name.endsWith(module.slice('dist/'.length)))!;
     const source: string = report.files[file].source;
-    const rulesOf = (mutant: string) => planOf(area).flatMap((run) => caughtIn(verdictsDir, mutant, run).filter((rule) => mutant !== 'none' || rule.severity === 'must' || run.dialect === 'zulip'));
+    const rulesOf = (mutant: string) => planOf(area).flatMap((run) => countedIn(verdictsDir, mutant, run));
     const verdicts = (report.files[file].mutants as StrykerMutant[]).filter((mutant) => mutant.status !== 'Ignored').map((mutant): Verdict => {
       const rules = rulesOf(mutant.id);
       const ids = (severity: string) => [...new Set(rules.filter((rule) => rule.severity === severity).map((rule) => rule.id))].sort();
@@ -431,7 +421,7 @@ async function main(): Promise<number> {
     if (!planOf(area).every((run) => existsSync(reportName(verdictsDir, 'none', run)))) throw new Error('the unmutated reference was not checked: no verdict is worth anything');
     // The previous run is the one the repository holds (an area run twice before a commit would
     // otherwise hide what moved between its last commit and the first of those runs).
-    const previous = committedVerdicts().find((entry) => entry.area === area) ?? previousRecord(area) ?? recorded.get(area) ?? readVerdicts().find((entry) => entry.area === area);
+    const previous = previousRecord(area) ?? recorded.get(area) ?? readVerdicts().find((entry) => entry.area === area);
     const classes = CLASSES[area]!;
     // What moved since the previous run is kept with the record, and shown on the page.
     // Verdicts collected again from the same run keep what that run found moved.

@@ -41,6 +41,15 @@ export interface Due {
 export const ON_TIME_SECONDS = 60;
 
 /**
+ * The messages a delivery sent that are stamped over a minute after its time, where the reference
+ * clock carried the run across it alone (`latest`); none where that cannot be told.
+ */
+export function stampedLate<T extends { timestamp: unknown }>(delivery: Due, sent: readonly T[]): T[] {
+  const latest = delivery.latest();
+  return latest === null ? [] : sent.filter((message) => !(Number(message.timestamp) <= latest));
+}
+
+/**
  * Moves the clock by `seconds` and answers whether only this advance moved it since the run last
  * read it: no more than by `seconds` and the seconds that passed meanwhile on the machine. `from`
  * is the clock before the advance, as the run last read it and moved on since.

@@ -2445,8 +2445,7 @@ function heldInSmoke(context: Context): RuleId[] {
   ];
 }
 
-/** The rules a failure of the model names: the statements its prediction came from (fail). */
-/** The rules a failure of the model proves broken: each that one of its predictions came from alone. */
+/** The rules a failure of the model proves broken (fail): each that one of its predictions came from alone. */
 export const namedByModel = (message: string): string[] => /\(the model's prediction comes from [^;)]*; broken alone: ([^)]*)\)/.exec(message)?.[1]?.split(', ') ?? [];
 
 const mustChecks: Check[] = [

@@ -8,7 +8,7 @@ import type { Role } from '../run/client.js';
 import { check, expect, refusedExactly, succeeded, Skip, type Check, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
 import { MARKED, MARKED_SHORT, text } from './generators.js';
-import { ON_TIME_SECONDS, deliveryProperty, deliveryWindow, due, dueWithinRun } from './deliveries.js';
+import { ON_TIME_SECONDS, deliveryProperty, deliveryWindow, due, dueWithinRun, stampedLate } from './deliveries.js';
 import { advanceClock, fetchState, runChannel, linksToMessage, messagesAfter, pollEvents, recentMessages, registerQueue, send, targetNow, type Channel, type SpecOperation } from './world.js';
 
 const DAY = 86_400;
@@ -141,8 +141,7 @@ const mustChecks: Check[] = [
       const before = sent.filter((message) => !(message.timestamp >= delivery.at));
       expect(before.length === 0, `the reminder of message ${messageId}, due at ${delivery.at}, was sent with timestamp ${before.map((message) => message.timestamp).join(', ')}: before its time`);
       // With the reference clock, whose advance delivers as a worker on time: not over a minute after it either.
-      const latest = delivery.latest();
-      const late = latest === null ? [] : sent.filter((message) => !(message.timestamp <= latest));
+      const late = stampedLate(delivery, sent);
       expect(late.length === 0, `the reminder of message ${messageId}, due at ${delivery.at}, was sent with timestamp ${late.map((message) => message.timestamp).join(', ')}: over ${ON_TIME_SECONDS} s after its time, though the reference clock's advance delivers as a worker on time`);
     }, { runs: context.runsSmokeAtMost(3), boundaries: [fc.constant(true)] });
   }, ['deliveries']),

@@ -7,7 +7,7 @@ import type { ParamList, Response, Role } from '../run/client.js';
 import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeeded, Skip, Violation, type Check, type Context } from '../run/harness.js';
 import { canonical, SHAPES } from '../run/shape.js';
 import { caseTopic, characterLength, fitTopic, MARKED, MISSING_ID, MARKED_SHORT, text, topicText } from './generators.js';
-import { ON_TIME_SECONDS, due, deliveryProperty } from './deliveries.js';
+import { ON_TIME_SECONDS, due, deliveryProperty, stampedLate } from './deliveries.js';
 import { advanceClock, fetchState, runChannel, messagesAfter, namesId, pollEvents, readConversation, registerQueue, serverStamp, targetNow, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';
 
 type Kind = 'channel' | 'direct';
@@ -713,8 +713,7 @@ const mustChecks: Check[] = [
       const before = sent.filter((message) => !(message.timestamp >= delivery.at));
       expect(before.length === 0, `scheduled message ${id}, due at ${delivery.at}, was sent with timestamp ${before.map((message) => message.timestamp).join(', ')}: before its time`);
       // With the reference clock, whose advance delivers as a worker on time: not over a minute after it either.
-      const latest = delivery.latest();
-      const late = latest === null ? [] : sent.filter((message) => !(message.timestamp <= latest));
+      const late = stampedLate(delivery, sent);
       expect(late.length === 0, `scheduled message ${id}, due at ${delivery.at}, was sent with timestamp ${late.map((message) => message.timestamp).join(', ')}: over ${ON_TIME_SECONDS} s after its time, though the reference clock's advance delivers as a worker on time`);
     }, { runs: context.runsSmokeAtMost(3), boundaries: (['channel', 'direct'] as const).slice(0, context.options.smoke ? 1 : 2).map((kind) => initial(context, w, kind)) });
   }, ['deliveries']),
