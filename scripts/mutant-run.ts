@@ -41,10 +41,11 @@ export interface Run {
  * is checked by the rules its code keeps: the settings tables by the defaults' and the drafts'
  * (synchronization switched off deletes the drafts), users by the defaults' (new users) and the
  * drafts' (own data is told to the user's other clients), and the
- * general ones (administrators), messages and channels by the flags', the HTTP layer by the
- * general ones.
+ * general ones (administrators), messages and channels by the flags' and the organization's model
+ * (which sends mentions and alert words, and leaves and joins a channel, and reads every flag of
+ * every actor after each step), the HTTP layer by the general ones.
  */
-const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*', channels: 'flags.*' };
+const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*,organization.*', channels: 'flags.*,organization.*' };
 export const areaSelection = (area: string) => (area === 'general' ? 'general.*' : `${SHARED[area] ?? `${area}.*`},general.*`);
 
 /** The prefixes of an area's own rules: its selection without the general ones (but for the HTTP layer's, whose own they are). */

@@ -137,8 +137,8 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     outside: { createdUsers: 'POST /users; POST /reference/api_key', createUser: 'POST /users', referenceApiKey: 'POST /reference/api_key' },
   },
   channels: {
-    spec: ['doUnsubscribe', 'markReadOnLeaving', 'CHANNEL_RULES'],
-    open: {},
+    spec: ['doUnsubscribe', 'markReadOnLeaving', 'unreadMessagesIn', 'CHANNEL_RULES'],
+    open: { announceMarkedRead: ['flags.event-shape'] },
     outside: {
       streamDict: 'POST /register (streams, subscriptions); GET and POST /users/me/subscriptions', subscriptionDict: 'POST /register (subscriptions); GET and POST /users/me/subscriptions',
       firstMessageId: 'POST /register (streams)', subscribedChannels: 'POST /register (subscriptions); GET /users/me/subscriptions', unsubscribedChannels: 'POST /register (unsubscribed)',

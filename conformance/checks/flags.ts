@@ -528,6 +528,16 @@ const mustChecks: Check[] = [
 
   check('flags.historical-flag', async (context) => {
     const w = await world(context);
+    // The boundary, first in every run: a channel member joins after a message came and leaves
+    // again. Leaving marks read what member received of it; the message member never received is
+    // still not member's, and carries historical once member stars it.
+    const left = await createChannel(context, 'flags-left', ['other']);
+    const before = await send(context, 'other', left, `${context.prefix} before member came`, worldTopic(context));
+    succeeded(await context.call('member', 'POST', '/users/me/subscriptions', { subscriptions: [{ name: left.name }] }), `POST /users/me/subscriptions ${left.name}`);
+    succeeded(await context.call('member', 'DELETE', '/users/me/subscriptions', { subscriptions: [left.name] }), `DELETE /users/me/subscriptions ${left.name}`);
+    succeeded(await updateFlags(context, [before], 'add', 'starred'), `POST /messages/flags add starred on message ${before}`);
+    const leftFlags = await flagsOfOne(context, before);
+    expect(leftFlags!.includes('historical') && leftFlags!.includes('starred'), `member joined ${left.name} after message ${before} came and left it again; starred, the message has flags ${JSON.stringify(leftFlags)}`);
     await context.property(text(20), async (body) => {
       const id = await send(context, 'other', w.history, `${context.prefix} ${body}`);
       succeeded(await updateFlags(context, [id], 'add', 'starred'), 'POST /messages/flags add starred');

@@ -4,7 +4,7 @@ import { sendEvent } from '../model/events.js';
 import type { Request } from '../model/request.js';
 import { hasShape } from '../model/levels.js';
 import { doSendMessage } from '../model/messaging.js';
-import { FLAG_BITS, type Channel, type ChannelId, type Realm, type User, type UserId } from '../model/model.js';
+import { FLAG_BITS, type Channel, type ChannelId, type Message, type Realm, type User, type UserId } from '../model/model.js';
 import { JsonError, checkDict, checkString, missingArgument, pathId } from '../model/params.js';
 
 /** Zulip's channel object (BasicStream, later BasicChannel), with the keys of the realm's level. */
@@ -182,15 +182,25 @@ export function doUnsubscribe(realm: Realm, user: User, channel: Channel): void 
 
 /** flags.unread-only-in-subscribed-channels: leaving a channel marks its messages read. */
 function markReadOnLeaving(realm: Realm, user: User, channel: Channel): void {
-  const marked: number[] = [];
+  const marked = unreadMessagesIn(realm, user, channel);
+  for (const message of marked) message.userFlags.set(user.id, message.userFlags.get(user.id)! | FLAG_BITS.read);
+  announceMarkedRead(realm, user, marked);
+}
+
+/** The messages of the channel the user has and has not read: those leaving it marks read. */
+function unreadMessagesIn(realm: Realm, user: User, channel: Channel): Message[] {
+  const unread: Message[] = [];
   for (const message of realm.messages.values()) {
     if (message.recipient.type !== 'stream' || message.recipient.channelId !== channel.id) continue;
     const bits = message.userFlags.get(user.id);
-    if (bits === undefined || (bits & FLAG_BITS.read) !== 0) continue;
-    message.userFlags.set(user.id, bits | FLAG_BITS.read);
-    marked.push(message.id);
+    if (bits !== undefined && (bits & FLAG_BITS.read) === 0) unread.push(message);
   }
-  if (marked.length > 0) sendEvent(realm, { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: marked, all: false }, [user.id]);
+  return unread;
+}
+
+/** flags.event-shape (events are not shown): the user's clients are told which messages leaving marked read, as Zulip tells them. */
+function announceMarkedRead(realm: Realm, user: User, marked: readonly Message[]): void {
+  if (marked.length > 0) sendEvent(realm, { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: marked.map((message) => message.id), all: false }, [user.id]);
 }
 
 export const CHANNEL_RULES = { markReadOnLeaving };
