@@ -16,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RULES } from '../conformance/rules.js';
+import { TABLE_LEVELS } from '../conformance/checks/settings.js';
 
 export const SEEDS = [1, 2, 3] as const;
 export const DIALECTS = ['zulip', 'alternate'] as const;
@@ -34,18 +35,29 @@ export interface Run {
   readonly dialect: (typeof DIALECTS)[number];
   readonly level: number;
   readonly decisions: boolean;
+  /** A run of some rules only (the settings tables' at the levels where the tables change), not the area's whole selection. */
+  readonly only?: string;
 }
+
+/**
+ * The module of the settings tables is run, besides, at each level where the spec's tables change
+ * (a setting comes or goes, or an enumeration gains a value), by the rules whose statements the
+ * tables are: a comparison of levels is seen only at its level.
+ */
+const TABLES_AREA = 'settings';
+const TABLE_RULES = 'defaults.settings-at-their-levels,defaults.enum-values,defaults.string-values,defaults.value-types';
 
 /**
  * The selection of an area's runs: its rules and the general ones. A module the operations share
  * is checked by the rules its code keeps: the settings tables by the defaults' and the drafts'
  * (synchronization switched off deletes the drafts), users by the defaults' (new users) and the
- * drafts' (own data is told to the user's other clients), and the
- * general ones (administrators), messages and channels by the flags' and the organization's model
- * (which sends mentions and alert words, and leaves and joins a channel, and reads every flag of
- * every actor after each step), the HTTP layer by the general ones.
+ * drafts' (own data is told to the user's other clients) and the general ones (administrators),
+ * messages and channels by the flags', the HTTP layer by the general ones. The organization's
+ * model sees all four shared modules of spec code: its actors change their settings and the
+ * defaults, send mentions and alert words, and leave and join a channel, and after each step it
+ * reads every actor's drafts, settings and flags.
  */
-const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*,organization.*', channels: 'flags.*,organization.*' };
+const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*,organization.*', users: 'defaults.*,drafts.*,organization.*', messages: 'flags.*,organization.*', channels: 'flags.*,organization.*' };
 export const areaSelection = (area: string) => (area === 'general' ? 'general.*' : `${SHARED[area] ?? `${area}.*`},general.*`);
 
 /** The prefixes of an area's own rules: its selection without the general ones (but for the HTTP layer's, whose own they are). */
@@ -71,15 +83,17 @@ export function edgeLevels(area: string): number[] {
 export function planOf(area: string, version: number = RUNNER): Run[] {
   const top = SEEDS.flatMap((seed) => DIALECTS.map((dialect) => ({ seed, dialect, level: TOP_LEVEL, decisions: version >= 2 || dialect === 'zulip' })));
   if (version < 2) return top;
-  return [...top, ...edgeLevels(area).flatMap((level) => DIALECTS.map((dialect) => ({ seed: SEEDS[0], dialect, level, decisions: true })))];
+  const edges = edgeLevels(area).flatMap((level) => DIALECTS.map((dialect) => ({ seed: SEEDS[0], dialect, level, decisions: true })));
+  const tables = area !== TABLES_AREA ? [] : TABLE_LEVELS.filter((level) => level !== TOP_LEVEL).flatMap((level) => DIALECTS.map((dialect) => ({ seed: SEEDS[0], dialect, level, decisions: true, only: TABLE_RULES })));
+  return [...top, ...edges, ...tables];
 }
 
-/** A run's name in a record: `s1.alternate.l415`. */
-export const runKey = (run: Run) => `s${run.seed}.${run.dialect}.l${run.level}`;
+/** A run's name in a record: `s1.alternate.l415`, and `.tables` for a run of the tables' rules only. */
+export const runKey = (run: Run) => `s${run.seed}.${run.dialect}.l${run.level}${run.only ? '.tables' : ''}`;
 
 /** The report of one run of one mutant (runner 1 wrote no level in the name: its runs were all at 415). */
 export const reportName = (dir: string, mutant: string, run: Run, version: number = RUNNER) =>
-  join(dir, version < 2 ? `${mutant}.s${run.seed}.${run.dialect}.json` : `${mutant}.s${run.seed}.${run.dialect}.l${run.level}.json`);
+  join(dir, version < 2 ? `${mutant}.s${run.seed}.${run.dialect}.json` : `${mutant}.${runKey(run)}.json`);
 
 export interface RuleVerdict {
   readonly id: string;
@@ -144,7 +158,7 @@ function main(): number {
   let caught = false;
   for (const run of runsOf(area, version, { kind, survivorRecheck: Boolean(process.env.TEAMCHAT_MUTANT_TOP_ONLY) })) {
     const json = reportName(dir, mutant, run, version);
-    const args = ['dist/conformance/main.js', '--only', areaSelection(area), '--reference-dialect', run.dialect, '--reference-level', String(run.level), ...(run.decisions ? ['--decisions'] : []), '--seed', String(run.seed), '--runs', runs, '--quiet', '--json', json];
+    const args = ['dist/conformance/main.js', '--only', run.only ?? areaSelection(area), '--reference-dialect', run.dialect, '--reference-level', String(run.level), ...(run.decisions ? ['--decisions'] : []), '--seed', String(run.seed), '--runs', runs, '--quiet', '--json', json];
     const status = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: 120_000 }).status;
     if (status === 0) continue;
     // No report: the suite could not run against the mutant (it hung or crashed the reference).

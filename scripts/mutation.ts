@@ -158,7 +158,15 @@ export const isMachinery = (line: string, column: number) => {
 
 /** A status that is a detection without a report: the suite hung or could not start. */
 const CAUGHT_WITHOUT_REPORT = new Set(['Timeout', 'RuntimeError', 'CompileError']);
-export const caughtByMust = (verdict: Verdict) => verdict.must.length > 0 || CAUGHT_WITHOUT_REPORT.has(verdict.status);
+/**
+ * A detection without a report: the suite hung or could not start, or the runner found no report
+ * of a run (the reference crashed as it started, or hung past the run's time), which it counts as
+ * caught: against a server that answers nothing, every rule ends in error, and an error is never a
+ * pass. A mutant the runner counts killed for a rule always names it.
+ */
+export const caughtWithoutReport = (verdict: Verdict) =>
+  CAUGHT_WITHOUT_REPORT.has(verdict.status) || (verdict.status === 'Killed' && verdict.must.length === 0 && verdict.decision.length === 0);
+export const caughtByMust = (verdict: Verdict) => verdict.must.length > 0 || caughtWithoutReport(verdict);
 export const caught = (verdict: Verdict) => caughtByMust(verdict) || verdict.decision.length > 0;
 
 const percent = (part: number, whole: number) => (whole === 0 ? 100 : Math.floor((1000 * part) / whole) / 10);
@@ -236,7 +244,11 @@ export function scoreArea(area: string, source: string, verdicts: readonly Verdi
 export const MUST_GOAL = 90;
 
 /** Where an area's mutants ran, by the runner that made its verdicts. */
-const runsOf = (area: string, runner: number) => (runner < 2 ? `${TOP_LEVEL}; alternate without decisions (runner 1)` : [TOP_LEVEL, ...edgeLevels(area)].join(', '));
+const runsOf = (area: string, runner: number) => {
+  if (runner < 2) return `${TOP_LEVEL}; alternate without decisions (runner 1)`;
+  const tables = [...new Set(planOf(area, runner).filter((run) => run.only).map((run) => run.level))];
+  return [TOP_LEVEL, ...edgeLevels(area)].join(', ') + (tables.length > 0 ? `; the tables' rules at ${tables.join(', ')}` : '');
+};
 
 function markdown(scores: readonly AreaScore[], runs: number, unmeasured: readonly string[], moved: ReadonlyArray<readonly [string, readonly ClassChange[]]> = []): string {
   const lines = [

@@ -16,6 +16,8 @@ export interface SpecSetting {
   readonly kind: Kind;
   readonly since: number;
   readonly before?: number;
+  /** The levels at which the setting's values change (an enumeration's option added). */
+  readonly changes?: readonly number[];
 }
 
 const bool = (name: string, since = 96): SpecSetting => ({ name, kind: { type: 'bool' }, since });
@@ -38,10 +40,10 @@ export const SPEC_SETTINGS: readonly SpecSetting[] = [
   ...['send_private_typing_notifications', 'send_stream_typing_notifications', 'send_read_receipts'].map((name) => bool(name, 105)),
   bool('web_navigate_to_sent_message', 268),
   int('web_mark_read_on_scroll_policy', oneTo(3), 175),
-  int('web_channel_default_view', (level) => (level >= 401 ? [1, 2, 3, 4] : level >= 383 ? [1, 2, 3] : [1, 2]), 269),
+  { ...int('web_channel_default_view', (level) => (level >= 401 ? [1, 2, 3, 4] : level >= 383 ? [1, 2, 3] : [1, 2]), 269), changes: [383, 401] },
   int('color_scheme', oneTo(3)), int('demote_inactive_streams', oneTo(3)), int('user_list_style', oneTo(3), 141),
   int('web_stream_unreads_count_display_policy', oneTo(3), 210),
-  int('desktop_icon_count_display', (level) => (level >= 227 ? [1, 2, 3, 4] : [1, 2, 3])),
+  { ...int('desktop_icon_count_display', (level) => (level >= 227 ? [1, 2, 3, 4] : [1, 2, 3])), changes: [227] },
   int('realm_name_in_email_notifications_policy', oneTo(3), 168),
   int('automatically_follow_topics_policy', oneTo(4), 214), int('automatically_unmute_topics_in_muted_streams_policy', oneTo(4), 214),
   int('email_address_visibility', oneTo(5), 163),
@@ -58,6 +60,9 @@ export const SPEC_SETTINGS: readonly SpecSetting[] = [
   { ...bool('realm_name_in_notifications'), before: 168 },
   { name: 'default_view', kind: { type: 'unknown' }, since: 96, before: 219 },
 ];
+
+/** The levels at which the tables change: a setting comes, goes, or gains a value. */
+export const TABLE_LEVELS: readonly number[] = [...new Set(SPEC_SETTINGS.flatMap((setting) => [setting.since, ...(setting.before === undefined ? [] : [setting.before]), ...(setting.changes ?? [])]))].sort((a, b) => a - b);
 
 /** Whether a setting is a parameter at the level. */
 export const exists = (setting: SpecSetting, level: number) => level >= setting.since && (setting.before === undefined || level < setting.before);

@@ -343,7 +343,6 @@ export interface Setting {
   readonly since: number;
   /** The level at which the setting was removed. */
   readonly before?: number;
-  readonly initial: SettingValue;
 }
 
 /** A scheduled message's edit: what it changes. */
