@@ -1,9 +1,10 @@
 // node dist/scripts/mutant-run.js AREA RUNS DIR: the test of one mutant in `npm run mutation`.
 //
-// The suite's checks of the area and the general rules, which every operation keeps (envelope,
-// authentication, ignored parameters), against the reference Stryker mutated, run by run as the
-// runner's plan says (`planOf`): at level 415 at seeds 1, 2 and 3, then at each edge level of the
-// area's must rules at seed 1, each in Zulip's dialect and in the alternate one, both with the
+// The suite's checks of the area, the general rules, which every operation keeps (envelope,
+// authentication, ignored parameters), and the organization's model, against the reference Stryker
+// mutated, run by run as the runner's plan says (`planOf`): at level 415 at seeds 1, 2 and 3, then
+// at each edge level of the area's must rules at seed 1 (and the settings tables' rules at each
+// level where the tables change), each in Zulip's dialect and in the alternate one, both with the
 // decisions. Each run writes its JSON report to DIR as MUTANT.sSEED.DIALECT.lLEVEL.json (MUTANT:
 // Stryker's active mutant, `none` for the unmutated reference, whose reports are the baseline), so
 // that the verdict names every rule that caught it. A spec mutant's runs stop at the first must
@@ -26,17 +27,21 @@ export const TOP_LEVEL = 415;
 /**
  * Which runs a mutant's test makes, by version. The version is recorded with each area's verdicts
  * (a re-check runs the record's plan): 1, level 415 alone, the alternate dialect without the
- * decisions; 2, the edge levels too, and both dialects with the decisions.
+ * decisions; 2, the edge levels too, and both dialects with the decisions; 3, the organization's
+ * model in every area's selection, and the settings tables' rules at each level where the tables
+ * change.
  */
-export const RUNNER = 2;
+export const RUNNER = 3;
 
 export interface Run {
   readonly seed: number;
   readonly dialect: (typeof DIALECTS)[number];
   readonly level: number;
   readonly decisions: boolean;
-  /** A run of some rules only (the settings tables' at the levels where the tables change), not the area's whole selection. */
-  readonly only?: string;
+  /** The rules the run checks (`--only`): the area's selection, or the tables' rules alone. */
+  readonly rules: string;
+  /** A run of the settings tables' rules alone, at a level where the tables change. */
+  readonly tables?: true;
 }
 
 /**
@@ -52,15 +57,17 @@ const TABLE_RULES = 'defaults.settings-at-their-levels,defaults.enum-values,defa
  * is checked by the rules its code keeps: the settings tables by the defaults' and the drafts'
  * (synchronization switched off deletes the drafts), users by the defaults' (new users) and the
  * drafts' (own data is told to the user's other clients) and the general ones (administrators),
- * messages and channels by the flags', the HTTP layer by the general ones. The organization's
- * model sees all four shared modules of spec code: its actors change their settings and the
- * defaults, send mentions and alert words, and leave and join a channel, and after each step it
- * reads every actor's drafts, settings and flags.
+ * messages and channels by the flags', the HTTP layer by the general ones. From runner 3 the
+ * organization's model is in every selection but the HTTP layer's: its actors issue every
+ * operation of the spec, change their settings and the defaults, send mentions and alert words,
+ * and leave and join a channel, and after each step it reads every actor's drafts, scheduled
+ * messages, settings and flags, so that a mutant is caught wherever a must rule can see it.
  */
-const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*,organization.*', users: 'defaults.*,drafts.*,organization.*', messages: 'flags.*,organization.*', channels: 'flags.*,organization.*' };
-export const areaSelection = (area: string) => (area === 'general' ? 'general.*' : `${SHARED[area] ?? `${area}.*`},general.*`);
+const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*', channels: 'flags.*' };
+export const areaSelection = (area: string, version: number = RUNNER) =>
+  area === 'general' ? 'general.*' : `${SHARED[area] ?? `${area}.*`},general.*${version >= 3 ? ',organization.*' : ''}`;
 
-/** The prefixes of an area's own rules: its selection without the general ones (but for the HTTP layer's, whose own they are). */
+/** The prefixes of an area's own rules: its selection without the general ones and the model (but for the HTTP layer's, whose own they are). */
 export const ownRules = (area: string): string[] => (area === 'general' ? 'general.*' : SHARED[area] ?? `${area}.*`).split(',').map((pattern) => pattern.replace(/\*$/, ''));
 export const isOwnRule = (area: string, id: string) => ownRules(area).some((prefix) => id.startsWith(prefix));
 
@@ -81,15 +88,16 @@ export function edgeLevels(area: string): number[] {
 
 /** The runs of a mutant's test under the runner `version`, in their order. */
 export function planOf(area: string, version: number = RUNNER): Run[] {
-  const top = SEEDS.flatMap((seed) => DIALECTS.map((dialect) => ({ seed, dialect, level: TOP_LEVEL, decisions: version >= 2 || dialect === 'zulip' })));
+  const rules = areaSelection(area, version);
+  const top = SEEDS.flatMap((seed) => DIALECTS.map((dialect) => ({ seed, dialect, level: TOP_LEVEL, decisions: version >= 2 || dialect === 'zulip', rules })));
   if (version < 2) return top;
-  const edges = edgeLevels(area).flatMap((level) => DIALECTS.map((dialect) => ({ seed: SEEDS[0], dialect, level, decisions: true })));
-  const tables = area !== TABLES_AREA ? [] : TABLE_LEVELS.filter((level) => level !== TOP_LEVEL).flatMap((level) => DIALECTS.map((dialect) => ({ seed: SEEDS[0], dialect, level, decisions: true, only: TABLE_RULES })));
-  return [...top, ...edges, ...tables];
+  const edges = edgeLevels(area).flatMap((level) => DIALECTS.map((dialect) => ({ seed: SEEDS[0], dialect, level, decisions: true, rules })));
+  if (version < 3 || area !== TABLES_AREA) return [...top, ...edges];
+  return [...top, ...edges, ...TABLE_LEVELS.filter((level) => level !== TOP_LEVEL).flatMap((level) => DIALECTS.map((dialect) => ({ seed: SEEDS[0], dialect, level, decisions: true, rules: TABLE_RULES, tables: true as const })))];
 }
 
-/** A run's name in a record: `s1.alternate.l415`, and `.tables` for a run of the tables' rules only. */
-export const runKey = (run: Run) => `s${run.seed}.${run.dialect}.l${run.level}${run.only ? '.tables' : ''}`;
+/** A run's name in a record: `s1.alternate.l415`, and `.tables` for a run of the tables' rules alone. */
+export const runKey = (run: Run) => `s${run.seed}.${run.dialect}.l${run.level}${run.tables ? '.tables' : ''}`;
 
 /** The report of one run of one mutant (runner 1 wrote no level in the name: its runs were all at 415). */
 export const reportName = (dir: string, mutant: string, run: Run, version: number = RUNNER) =>
@@ -158,7 +166,7 @@ function main(): number {
   let caught = false;
   for (const run of runsOf(area, version, { kind, survivorRecheck: Boolean(process.env.TEAMCHAT_MUTANT_TOP_ONLY) })) {
     const json = reportName(dir, mutant, run, version);
-    const args = ['dist/conformance/main.js', '--only', run.only ?? areaSelection(area), '--reference-dialect', run.dialect, '--reference-level', String(run.level), ...(run.decisions ? ['--decisions'] : []), '--seed', String(run.seed), '--runs', runs, '--quiet', '--json', json];
+    const args = ['dist/conformance/main.js', '--only', run.rules, '--reference-dialect', run.dialect, '--reference-level', String(run.level), ...(run.decisions ? ['--decisions'] : []), '--seed', String(run.seed), '--runs', runs, '--quiet', '--json', json];
     const status = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: 120_000 }).status;
     if (status === 0) continue;
     // No report: the suite could not run against the mutant (it hung or crashed the reference).

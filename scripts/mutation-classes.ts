@@ -117,9 +117,8 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   // users, channels, and the HTTP layer.
   settings: {
     spec: ['bool', 'int', 'str', 'SETTINGS', 'allowedValues', 'settingsAt', 'settingsOfLevel', 'readBooleanSetting', 'checkSettingValue', 'SETTINGS_RULES', 'settingsByName', 'settingsOfRealm', 'readSettings', 'doChangeUserSetting'],
-    open: { valueOutsideListText: ['defaults.error-texts'] },
+    open: { valueOutsideListText: ['defaults.error-texts'], inTableOrder: ['defaults.error-texts', 'defaults.event-shape'], announceUserSetting: ['drafts.event-shapes'] },
     outside: {
-      announceUserSetting: 'PATCH /settings (the user_settings event)',
       INITIAL_VALUES: 'the settings a new organization starts with (the reference\'s own start: the spec states no initial values)',
       initialSettings: 'the settings a new organization starts with (the reference\'s own start: the spec states no initial values)', updateSettings: 'PATCH /settings',
     },

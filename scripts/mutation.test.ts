@@ -15,7 +15,8 @@ import { ROUTES } from '../reference/http/server.js';
 import { CLASSES, classProblems, type AreaClasses, type Structure } from './mutation-classes.js';
 import { SPEC_RULES } from '../reference/http/rules.js';
 import { instrumented } from './mutant-check.js';
-import { TOP_LEVEL, caughtIn, planOf, reportName } from './mutant-run.js';
+import { TOP_LEVEL, caughtIn, planOf, reportName, runKey } from './mutant-run.js';
+import { TABLE_LEVELS } from '../conformance/checks/settings.js';
 import { AREAS, MODULES, MUST_GOAL, builtModule, caught, caughtByMust, classAt, readGaps, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, sameClasses, samePlace, scoresOfRecord, type Equivalent, type Place, type Verdict } from './mutation.js';
 
 
@@ -191,6 +192,22 @@ test('the runner runs each area at level 415 first, then at the first and the la
     }
   }
   assert.equal(planOf('flags', 1).map((run) => `${run.seed} ${run.dialect} ${run.level} ${run.decisions}`), ['1 zulip 415 true', '1 alternate 415 false', '2 zulip 415 true', '2 alternate 415 false', '3 zulip 415 true', '3 alternate 415 false']);
+});
+
+test('runner 3 runs the organization\'s model in every area but the HTTP layer, and the settings tables\' rules at each level where the tables change; runner 2 as it ran', () => {
+  for (const area of AREAS) {
+    const plan = planOf(area);
+    assert.is(new Set(plan.map(runKey)).size, plan.length, `${area}: two runs of one name`);
+    for (const run of plan.filter((one) => !one.tables)) assert.is(run.rules.split(',').includes('organization.*'), area !== 'general', `${area}: ${runKey(run)} runs ${run.rules}`);
+    assert.ok(planOf(area, 2).every((run) => !run.rules.includes('organization') && !run.tables), area);
+  }
+  const tables = planOf('settings').filter((run) => run.tables);
+  for (const level of TABLE_LEVELS.filter((one) => one !== TOP_LEVEL)) {
+    for (const dialect of ['zulip', 'alternate']) assert.ok(tables.some((run) => run.level === level && run.dialect === dialect && /defaults\.settings-at-their-levels/.test(run.rules)), `settings: the tables at ${level}, ${dialect}`);
+  }
+  // 227, 383 and 401 are where enumerations gain a value; 364, where dense_mode goes.
+  for (const level of [227, 364, 383, 401]) assert.ok(TABLE_LEVELS.includes(level), String(level));
+  assert.ok(AREAS.filter((area) => area !== 'settings').every((area) => planOf(area).every((run) => !run.tables)));
 });
 
 test('a rule catches a mutant only where it passed against the unmutated reference in the same run: the alternate dialect decides open points otherwise', () => {

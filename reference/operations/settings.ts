@@ -166,9 +166,8 @@ export function readSettings(params: Params, realm: Realm): Array<[string, Setti
     const entry = table.get(name);
     if (entry) given.push(entry);
   }
-  given.sort((a, b) => a.place - b.place);
   const changes: Array<[string, SettingValue]> = [];
-  for (const { setting } of given) {
+  for (const { setting } of inTableOrder(given)) {
     let value: SettingValue | undefined;
     if (setting.kind.type === 'bool') value = realm.rules.readBooleanSetting(params, setting.name);
     else if (setting.kind.type === 'int') value = params.int(setting.name);
@@ -183,6 +182,15 @@ export function readSettings(params: Params, realm: Realm): Array<[string, Setti
   return changes;
 }
 
+/**
+ * defaults.error-texts; defaults.event-shape (neither is shown): the settings a request names, in
+ * the table's order, as Zulip reads them: the first invalid one in it is the one refused, and the
+ * changes are told in it.
+ */
+function inTableOrder(given: Array<{ setting: Setting; place: number }>): Array<{ setting: Setting; place: number }> {
+  return given.sort((a, b) => a.place - b.place);
+}
+
 // ---- PATCH /settings: a user's own settings (Zulip's; the spec speaks of enable_drafts_synchronization) ----
 
 export function doChangeUserSetting(realm: Realm, user: User, name: string, value: SettingValue): void {
@@ -194,7 +202,7 @@ export function doChangeUserSetting(realm: Realm, user: User, name: string, valu
   announceUserSetting(realm, user, name, value);
 }
 
-/** The user's clients are told of the change of the user's setting (Zulip's PATCH /settings). */
+/** drafts.event-shapes (events are not shown): the user's clients are told of the change of the user's setting, as Zulip tells them. */
 function announceUserSetting(realm: Realm, user: User, name: string, value: SettingValue): void {
   sendEvent(realm, { type: 'user_settings', op: 'update', property: name, value }, [user.id]);
 }
