@@ -125,14 +125,16 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   },
   messages: {
     spec: [
-      'messageIsAccessible', 'findAccessibleMessage', 'flagNames', 'userFlagBits', 'STREAM_WILDCARDS', 'findMentions', 'containsAlertWord', 'splitsWildcardFlags', 'isSilentMention',
-      'alertWordForm', 'flagsOfNewMessage', 'MESSAGE_RULES', 'recipientUserIds', 'doSendMessage', 'messageDict', 'checkChannelTopic', 'isEmptyTopicName', 'checkChannelId', 'checkDirectRecipientIds',
+      'flagNames', 'STREAM_WILDCARDS', 'findMentions', 'containsAlertWord', 'splitsWildcardFlags', 'isSilentMention',
+      'alertWordForm', 'flagsOfNewMessage', 'MESSAGE_RULES', 'recipientUserIds', 'doSendMessage', 'isEmptyTopicName', 'checkChannelId', 'checkDirectRecipientIds',
     ],
     open: {
+      messageIsAccessible: ['flags.inaccessible-messages', 'general.channel-history-read', 'reminders.parameters'], userFlagBits: ['flags.inaccessible-messages'],
+      announceMessage: ['flags.event-shape'], messageDict: ['general.message-rendering'], checkChannelTopic: ['scheduled.topic-normalized'],
       rendersByDefault: ['general.message-rendering'], renderContent: ['general.message-rendering'], renderZulipMarkdown: ['general.message-rendering'], escapeHtml: ['general.message-rendering'],
       renderInline: ['general.message-rendering'], mentionedUser: ['general.message-rendering'],
     },
-    outside: {},
+    outside: { findAccessibleMessage: 'GET /messages/{id}' },
   },
   users: {
     spec: ['checkAdministrator', 'settingsOfNewUser', 'ownDataAudience', 'USER_RULES'],

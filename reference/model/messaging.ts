@@ -12,7 +12,10 @@ import { truncateTopic } from './text.js';
 
 // ---- Access ---------------------------------------------------------------------------------
 
-/** Whether the user may read the message: received it, or may see the channel's history. */
+/**
+ * flags.inaccessible-messages; reminders.parameters; general.channel-history-read (who may read a
+ * message is not shown): as Zulip decides it, the user received it, or may see the channel's history.
+ */
 export function messageIsAccessible(realm: Realm, user: User, message: Message): boolean {
   if (message.userFlags.has(user.id)) return true;
   if (message.recipient.type === 'private') return false;
@@ -21,6 +24,7 @@ export function messageIsAccessible(realm: Realm, user: User, message: Message):
   return user.role !== 'guest' || channel.subscribers.has(user.id);
 }
 
+/** GET /messages/{id}: the message, where the user may read it. */
 export function findAccessibleMessage(realm: Realm, user: User, id: number): Message {
   const message = realm.messages.get(id as MessageId);
   if (!message || !messageIsAccessible(realm, user, message)) throw new JsonError('Invalid message(s)');
@@ -46,7 +50,7 @@ export function flagNames(realm: Realm, bits: number): string[] {
   return names;
 }
 
-/** A user's flags on a message; one not in the user's history reads as read and historical. */
+/** flags.inaccessible-messages: a user's flags on a message; one not in the user's history reads as read and historical, as Zulip reads it. */
 export function userFlagBits(message: Message, user: User): number {
   return message.userFlags.get(user.id) ?? FLAG_BITS.read | FLAG_BITS.historical;
 }
@@ -164,10 +168,15 @@ export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, 
     message.userFlags.set(userId, realm.rules.flagsOfNewMessage({ read: senderReads, mentioned: mentions.users.has(userId), inChannel, mentions, alertWord }));
   }
   realm.messages.set(message.id, message);
+  announceMessage(realm, message);
+  return message;
+}
+
+/** flags.event-shape (events are not shown): each recipient's clients are told of the new message with its flags, as Zulip tells them. */
+function announceMessage(realm: Realm, message: Message): void {
   for (const [userId, bits] of message.userFlags) {
     if (listening(realm, 'message', [userId])) sendEvent(realm, { type: 'message', message: messageDict(realm, message), flags: flagNames(realm, bits) }, [userId]);
   }
-  return message;
 }
 
 /** general.message-rendering: the dialect renders content as HTML. */
@@ -214,7 +223,7 @@ function mentionedUser(realm: Realm, text: string): User | undefined {
   return [...realm.users.values()].find((candidate) => candidate.fullName.toLowerCase() === name!.trim().toLowerCase());
 }
 
-/** A message as Zulip's API shows it; content rendered unless the client asks for the raw text. */
+/** general.message-rendering (GET /messages is not shown): a message as Zulip's API shows it; content rendered unless the client asks for the raw text. */
 export function messageDict(realm: Realm, message: Message, applyMarkdown = false): Record<string, unknown> {
   const sender = realm.users.get(message.senderId)!;
   const base = {
@@ -249,7 +258,7 @@ export function messageDict(realm: Realm, message: Message, applyMarkdown = fals
 
 // ---- Operations ------------------------------------------------------------------------------
 
-/** A channel message's topic: stripped; the empty topic's other names from level 370; truncated. */
+/** scheduled.topic-normalized: a new channel message's topic as Zulip reads it: stripped; the empty topic's other names from level 370; truncated. */
 export function checkChannelTopic(realm: Realm, given: string | undefined): string {
   if (given === undefined) throw new JsonError('Missing topic');
   let topic = given.trim();
