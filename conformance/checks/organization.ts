@@ -796,7 +796,12 @@ function remind(as: Role, position: number, note: number | null): Step {
 type FlagsFault = 'no messages' | 'no op' | 'no flag' | 'op';
 const FLAGS_FAULTS: Record<FlagsFault, RuleId> = { 'no messages': 'flags.required-parameters', 'no op': 'flags.required-parameters', 'no flag': 'flags.required-parameters', op: 'flags.op-add-or-remove' };
 
-function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CHANGEABLE)[number] | (typeof FIXED_FLAGS)[number], positions: readonly number[], extra = false, invalid: FlagsFault | null = null): Step {
+/**
+ * A flags request: with `nonexistent`, it also names a message that does not exist. What a server does
+ * with such an ID is open (flags.inaccessible-messages: Zulip refuses the request, another server may
+ * pass over the ID); either way it answers, and a refusal changes nothing.
+ */
+function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CHANGEABLE)[number] | (typeof FIXED_FLAGS)[number], positions: readonly number[], extra = false, invalid: FlagsFault | null = null, nonexistent = false): Step {
   // Which messages are named when the request goes: a step sent at once with another is applied in either order.
   let named: number[] = [];
   const ids = () => named;
@@ -804,7 +809,7 @@ function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CH
   // Whether it named the direct message: its conversation is read after the round then.
   let direct = false;
   return {
-    label: `${as} ${op === 'add' ? 'adds' : 'removes'} ${JSON.stringify(flag)} on messages ${runsOf(positions).map(([position, times]) => `${position < 0 ? 'the newest' : `#${position}`}${times > 1 ? ` ×${times}` : ''}`).join(', ')}${extra ? `, with ${UNSUPPORTED}` : ''}${invalid === null ? '' : invalid === 'op' ? ', with op "toggle"' : `, without ${invalid.slice(3)}`}`,
+    label: `${as} ${op === 'add' ? 'adds' : 'removes'} ${JSON.stringify(flag)} on messages ${runsOf(positions).map(([position, times]) => `${position < 0 ? 'the newest' : `#${position}`}${times > 1 ? ` ×${times}` : ''}`).join(', ')}${nonexistent ? ` and ${MISSING_ID}, which does not exist` : ''}${extra ? `, with ${UNSUPPORTED}` : ''}${invalid === null ? '' : invalid === 'op' ? ', with op "toggle"' : `, without ${invalid.slice(3)}`}`,
     get parts(): readonly Part[] {
       return direct ? ['flags', 'direct'] : ['flags'];
     },
@@ -814,7 +819,7 @@ function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CH
     send: (context, state, pool) => {
       named = positions.map((position) => at(state.messages, position)!);
       direct = named.some((id) => pool.directMessages.has(id));
-      const params: ParamList = { messages: ids(), op: invalid === 'op' ? 'toggle' : op, flag, ...(extra ? { [UNSUPPORTED]: 'x' } : {}) };
+      const params: ParamList = { messages: nonexistent ? [...ids(), MISSING_ID] : ids(), op: invalid === 'op' ? 'toggle' : op, flag, ...(extra ? { [UNSUPPORTED]: 'x' } : {}) };
       if (invalid !== null && invalid !== 'op') delete params[invalid.slice(3)];
       return context.call(as, 'POST', '/messages/flags', params, { repeatable: !changeable || invalid !== null });
     },
@@ -822,6 +827,8 @@ function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CH
       // All three parameters are required, and op is add or remove: else the request is refused and changes nothing.
       if (invalid !== null) return refusedAnswer(answer) ? [] : [{ rules: [FLAGS_FAULTS[invalid]], text: `${this.label}: answered ${told(answer)}, not refused` }];
       if (!changeable) return refusedAnswer(answer) ? [] : [{ rules: ['flags.only-changeable-flags'], text: `${this.label}: ${JSON.stringify(flag)} is no changeable flag, yet answered ${told(answer)}` }];
+      // A message that does not exist: the request may be refused, and then it changed nothing.
+      if (nonexistent && refusedAnswer(answer)) return [];
       if (!succeededAnswer(answer)) return [{ rules: [op === 'add' ? 'flags.add-sets-flag' : 'flags.remove-clears-flag'], text: `${this.label}: answered ${told(answer)}` }];
       const modified: number[] = [];
       // Where the model leaves a flag open, whether the request modified it is open too: then it is known.
@@ -1951,7 +1958,7 @@ function stepArbitrary(): fc.Arbitrary<Step> {
       { weight: 1, arbitrary: fc.record({ long: fc.record({ field: fc.constantFrom<'content' | 'topic'>('content', 'topic'), over: fc.nat(2), unit: fc.nat(3), atLimit: fc.boolean() }) }) },
     )).map(([as, whose, at, change]) => editScheduled(as, whose, at, change as Change)),
     fc.tuple(actor, fc.constantFrom<Role | 'deleted'>('member', 'other', 'admin', 'deleted'), position).map(([as, whose, at]) => deleteScheduled(as, whose, at)),
-    fc.tuple(actor, fc.constantFrom<'add' | 'remove'>('add', 'remove'), fc.oneof({ arbitrary: fc.constantFrom(...FLAGS), weight: 4 }, { arbitrary: fc.constantFrom(...NOT_CHANGEABLE), weight: 1 }), fc.array(fc.nat(7), { minLength: 1, maxLength: 4 }), fc.boolean(), fc.option(fc.constantFrom<FlagsFault>('no messages', 'no op', 'no flag', 'op'), { freq: 6, nil: null })).map(([as, op, flag, at, extra, invalid]) => updateFlags(as, op, flag, at, extra, invalid)),
+    fc.tuple(actor, fc.constantFrom<'add' | 'remove'>('add', 'remove'), fc.oneof({ arbitrary: fc.constantFrom(...FLAGS), weight: 4 }, { arbitrary: fc.constantFrom(...NOT_CHANGEABLE), weight: 1 }), fc.array(fc.nat(7), { minLength: 1, maxLength: 4 }), fc.boolean(), fc.option(fc.constantFrom<FlagsFault>('no messages', 'no op', 'no flag', 'op'), { freq: 6, nil: null }), fc.nat(5).map((n) => n === 0)).map(([as, op, flag, at, extra, invalid, nonexistent]) => updateFlags(as, op, flag, at, extra, invalid, nonexistent)),
     fc.tuple(actor, fc.nat(4), fc.boolean(), fc.nat(7), fc.boolean(), fc.boolean(), fc.constantFrom<'name' | 'type' | undefined>(undefined, undefined, undefined, 'name', 'type')).map(([as, name, summary, type, invalid, noOrder, leaveOut]) => createField(as, name, summary, type, invalid, noOrder ? 'no order' : null, leaveOut)),
     fc.tuple(position, fc.boolean()).map(([at, inSummary]) => deleteField(at, inSummary)),
     fc.tuple(actor, fc.array(fc.record({ setting: fc.nat(SETTINGS.length - 1), value: fc.nat(3), invalid: fc.boolean() }), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([as, changes, extra]) => updateDefaults(as, changes, extra)),
@@ -2031,6 +2038,8 @@ function everyOperationByEveryActor(): Command[] {
     for (const flag of [...FLAGS].reverse()) commands.push(one(updateFlags(as, 'remove', flag, [3, 0, 4], true)));
     for (const flag of FLAGS) commands.push(one(updateFlags(as, 'add', flag, [4, 3])), one(updateFlags(as, 'remove', flag, [4, 3, 2])));
     for (const invalid of Object.keys(FLAGS_FAULTS) as FlagsFault[]) commands.push(one(updateFlags(as, 'add', 'starred', [1], false, invalid)));
+    // A message that does not exist beside one that does: refused whole, or the other one starred.
+    commands.push(one(updateFlags(as, 'add', 'starred', [2], false, null, true)));
     // More than a hundred IDs in one request (one message a hundred times, then others): every one is changed.
     commands.push(one(updateFlags(as, 'add', 'collapsed', [...Array<number>(100).fill(1), 2, 3])), one(updateFlags(as, 'remove', 'collapsed', [...Array<number>(100).fill(2), 3, 1])));
     commands.push(
