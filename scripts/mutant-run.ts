@@ -112,9 +112,17 @@ export interface RuleVerdict {
 /** The rules that failed (or ended in error) in a run's report; none where there is no report. */
 export function failedRules(file: string): RuleVerdict[] {
   if (!existsSync(file)) return [];
-  const report = JSON.parse(readFileSync(file, 'utf8')) as { rules: RuleVerdict[] };
+  const report = JSON.parse(readFileSync(file, 'utf8')) as { rules: RuleVerdict[]; interrupted?: boolean };
+  // A run stopped at its time (RUN_TIMEOUT_MS) names no rule: what failed then is what the stop cut short.
+  if (report.interrupted) return [];
   return report.rules.filter((rule) => rule.status === 'fail' || rule.status === 'error');
 }
+
+/**
+ * How long one run may take before it is taken for a hang: ten times what a run takes on an idle
+ * two-core machine, so that a loaded machine does not pass a slow run off as a mutant's hang.
+ */
+const RUN_TIMEOUT_MS = 300_000;
 
 /**
  * The rules that caught a mutant in one run: those that failed in its report and not in the
@@ -167,10 +175,11 @@ function main(): number {
   for (const run of runsOf(area, version, { kind, survivorRecheck: Boolean(process.env.TEAMCHAT_MUTANT_TOP_ONLY) })) {
     const json = reportName(dir, mutant, run, version);
     const args = ['dist/conformance/main.js', '--only', run.rules, '--reference-dialect', run.dialect, '--reference-level', String(run.level), ...(run.decisions ? ['--decisions'] : []), '--seed', String(run.seed), '--runs', runs, '--quiet', '--json', json];
-    const status = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: 120_000 }).status;
+    const status = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: RUN_TIMEOUT_MS }).status;
     if (status === 0) continue;
-    // No report: the suite could not run against the mutant (it hung or crashed the reference).
-    if (!existsSync(json)) return 1;
+    // No report, or one of a run stopped at its time: the suite could not run against the mutant
+    // (it hung or crashed the reference). A detection that names no rule.
+    if (!existsSync(json) || (JSON.parse(readFileSync(json, 'utf8')) as { interrupted?: boolean }).interrupted) return 1;
     const rules = countedIn(dir, mutant, run, version);
     if (rules.length > 0) caught = true;
     if (rules.some((rule) => rule.severity === 'must') || (kind !== 'spec' && rules.length > 0)) return 1;

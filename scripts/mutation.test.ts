@@ -222,6 +222,9 @@ test('a rule catches a mutant only where it passed against the unmutated referen
     assert.equal(caughtIn(dir, 'none', run).map((rule) => rule.id), ['flags.error-texts']);
     // Another run of the plan has no report: nothing caught there.
     assert.equal(caughtIn(dir, '7', planOf('flags')[0]!), []);
+    // A run stopped at its time names no rule: what failed is what the stop cut short.
+    writeFileSync(reportName(dir, '8', run), JSON.stringify({ interrupted: true, rules: [{ id: 'flags.add-sets-flag', severity: 'must', status: 'error' }] }));
+    assert.equal(caughtIn(dir, '8', run), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
