@@ -466,7 +466,8 @@ const mustChecks: Check[] = [
     // The boundaries: no mention, and each form alone.
     const boundaries = [[], ...forms.map((form) => [{ who: 'member' as Target, form }])].map((list: Array<{ who: Target; form: string }>) => fc.constant(list));
     await context.property(mentions, async (list) => {
-      const content = `${context.prefix} hello ${list.map(({ who, form }) => mention(who, form)).join(' and ')}`;
+      // The first mention opens the message (the model's mentions stand after its marker).
+      const content = [list.map(({ who, form }) => mention(who, form)).join(' and '), `${context.prefix} hello`].filter((part) => part !== '').join(' ');
       const id = await send(context, 'admin', w.subscribed, content);
       for (const who of ['member', 'other'] as const) {
         const flags = await flagsOfOne(context, id, who);
