@@ -6,15 +6,11 @@ import { TransientError, type Exchange, type Response, type Role } from '../run/
 import { check, expect, modelRun, refused, refusedExactly, succeeded, Skip, Unobservable, type Check, type Context } from '../run/harness.js';
 import { SHAPES } from '../run/shape.js';
 import { text } from './generators.js';
-import { createChannel, fetchMessage, fetchState, namesId, runChannel, pollEvents, readConversation, registerQueue, send, type Channel, type Conversation, type SpecOperation } from './world.js';
+import { createChannel, fetchMessage, fetchState, flagTable, namesId, runChannel, pollEvents, readConversation, registerQueue, send, type Channel, type Conversation, type SpecOperation } from './world.js';
 
 const CHANGEABLE = ['read', 'starred', 'collapsed'] as const;
 type Changeable = (typeof CHANGEABLE)[number];
 type Op = 'add' | 'remove';
-
-function flagTable(level: number): string[] {
-  return ['read', 'starred', 'collapsed', 'mentioned', ...(level >= 224 ? ['stream_wildcard_mentioned', 'topic_wildcard_mentioned'] : []), 'has_alert_word', 'historical', 'wildcard_mentioned'];
-}
 
 // ---- The run's messages ---------------------------------------------------------------------
 
@@ -450,7 +446,9 @@ const mustChecks: Check[] = [
     const plain = (name: string) => !/[*|]/.test(name);
     const groupWith = (role: 'member' | 'other') => groups.find((g) => plain(g.name) && g.members.includes(users[role].id) && !g.members.includes(users[role === 'member' ? 'other' : 'member'].id));
     type Target = 'member' | 'other';
-    const forms = ['name', 'name|id', '|id', 'silent', ...(groupWith('member') && groupWith('other') ? ['group'] : [])];
+    // A name no user has and a group that does not exist mention no one.
+    const forms = ['name', 'name|id', '|id', 'silent', 'nobody', 'no group', ...(groupWith('member') && groupWith('other') ? ['group'] : [])];
+    const mentionsNoOne = (form: string) => form === 'silent' || form === 'nobody' || form === 'no group';
     const mention = (role: Target, form: string) => {
       const user = users[role];
       switch (form) {
@@ -458,6 +456,8 @@ const mustChecks: Check[] = [
         case 'name|id': return `@**${user.fullName}|${user.id}**`;
         case '|id': return `@**|${user.id}**`;
         case 'silent': return `@_**${user.fullName}|${user.id}**`;
+        case 'nobody': return `@**${context.prefix} nobody**`;
+        case 'no group': return `@*${context.prefix} no group*`;
         default: return `@*${groupWith(role)!.name}*`;
       }
     };
@@ -471,7 +471,7 @@ const mustChecks: Check[] = [
       const id = await send(context, 'admin', w.subscribed, content);
       for (const who of ['member', 'other'] as const) {
         const flags = await flagsOfOne(context, id, who);
-        const expected = list.some((m) => m.who === who && m.form !== 'silent');
+        const expected = list.some((m) => m.who === who && !mentionsNoOne(m.form));
         expect(flags!.includes('mentioned') === expected, `${who}'s copy of ${JSON.stringify(content)} has flags ${JSON.stringify(flags)}: mentioned should be ${expected ? 'set' : 'absent'}`);
       }
     }, { runs: context.runsSmokeAtMost(15), boundaries });
@@ -515,11 +515,12 @@ const mustChecks: Check[] = [
     const words = ((registered.alert_words ?? []) as string[]).filter((word) => /^[\p{L}\p{N}]+$/u.test(word));
     if (words.length === 0) throw new Skip(`'other' has no alert word made of letters and digits (POST /register alert_words)`);
     const cased = fc.tuple(fc.constantFrom(...words), fc.array(fc.boolean(), { maxLength: 20 })).map(([word, upper]) => Array.from(word).map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
-    // The boundaries: the word in upper case, and with only its first letter so.
+    // The boundaries: the word in upper case, with only its first letter so, and opening the message.
     const [first] = words;
-    const boundaries = [fc.constant<[string, string]>([first!.toUpperCase(), ' ']), fc.constant<[string, string]>([first!.charAt(0).toUpperCase() + first!.slice(1).toLowerCase(), '('])];
-    await context.property(fc.tuple(cased, fc.constantFrom('', ' ', '(', '"')), async ([word, before]) => {
-      const withWord = await send(context, 'admin', w.subscribed, `${context.prefix} 1 2 ${before}${word}${before ? ')' : ''} 3`);
+    const boundaries = [fc.constant<[string, string]>([first!.toUpperCase(), ' ']), fc.constant<[string, string]>([first!.charAt(0).toUpperCase() + first!.slice(1).toLowerCase(), '(']), fc.constant<[string, string]>([first!, 'first'])];
+    await context.property(fc.tuple(cased, fc.constantFrom('', ' ', '(', '"', 'first')), async ([word, before]) => {
+      const content = before === 'first' ? `${word} ${context.prefix} 1 2 3` : `${context.prefix} 1 2 ${before}${word}${before ? ')' : ''} 3`;
+      const withWord = await send(context, 'admin', w.subscribed, content);
       const without = await send(context, 'admin', w.subscribed, `${context.prefix} 1 2 3`);
       const [withFlags, withoutFlags] = [await flagsOfOne(context, withWord, 'other'), await flagsOfOne(context, without, 'other')];
       expect(withFlags.includes('has_alert_word'), `a message holding the alert word as ${JSON.stringify(word)} has flags ${JSON.stringify(withFlags)}`);

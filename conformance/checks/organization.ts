@@ -19,7 +19,7 @@ import { exists, settingsAt, SPEC_SETTINGS, validValuesAt } from './settings.js'
 import { characterLength, MARKED, MISSING_ID } from './generators.js';
 import { gif, gif87, listEmoji, png, sameName, uploaders } from './uploads.js';
 import { advancedAlone, ON_TIME_SECONDS } from './deliveries.js';
-import { aboutDrafts, advanceClock, createChannel, fetchState, isTyping, linksToMessage, namesId, pollEvents, readConversation, recentMessages, registerQueue, send, sendSurely, targetNow, type Channel, type Queue } from './world.js';
+import { aboutDrafts, advanceClock, createChannel, fetchState, flagTable, isTyping, linksToMessage, namesId, pollEvents, readConversation, recentMessages, registerQueue, send, sendSurely, targetNow, type Channel, type Queue } from './world.js';
 
 const ACTORS: readonly Role[] = ['member', 'other', 'admin'];
 const FLAGS = ['read', 'starred', 'collapsed'] as const;
@@ -1543,13 +1543,13 @@ async function readWorld(context: Context, pool: Pool, withSettings: boolean, em
     if (!parts.has('flags')) continue;
     // The sequence's topic holds its messages and those its steps send, each with the marker: the newest hundred hold every one the model follows.
     for (const message of await readConversation(context, as, { channel: pool.channel.id, topic }, 100)) {
-      if (ours(message.content) && Array.isArray(message.flags)) world.flags[as].set(message.id, new Set(message.flags.filter((flag: string) => OBSERVED.includes(flag))));
+      if (ours(message.content) && Array.isArray(message.flags)) world.flags[as].set(message.id, new Set(message.flags.map(String)));
     }
     // The third channel's: a public channel's history, read whether the actor is subscribed or not.
     for (const message of await readConversation(context, as, { channel: pool.third.id, topic }, 100)) {
       if (!ours(message.content) || !Array.isArray(message.flags)) continue;
       pool.thirdMessages.add(message.id);
-      world.flags[as].set(message.id, new Set(message.flags.filter((flag: string) => OBSERVED.includes(flag))));
+      world.flags[as].set(message.id, new Set(message.flags.map(String)));
     }
   }
   // The three actors' direct conversation: where a step named its message, and where a command ends.
@@ -1557,7 +1557,7 @@ async function readWorld(context: Context, pool: Pool, withSettings: boolean, em
     for (const message of await readConversation(context, as, { dm: ACTORS.filter((one) => one !== as).map((one) => pool.ids[one]) }, 100)) {
       if (!ours(message.content) || !Array.isArray(message.flags) || !message.content.includes(`(${topic})`)) continue;
       pool.directMessages.add(message.id);
-      world.flags[as].set(message.id, new Set(message.flags.filter((flag: string) => OBSERVED.includes(flag))));
+      world.flags[as].set(message.id, new Set(message.flags.map(String)));
     }
   }
   if (parts.has('fields')) {
@@ -1631,6 +1631,9 @@ function differences(model: Organization, world: World, pool: Pool): Problem[] {
         problems.push({ rules: ['flags.messages-start-unread'], text: `${as} received message ${id} of ${pool.thirdMessages.has(id) ? pool.third.name : pool.channel.name}, and does not find it in the topic ${JSON.stringify(model.topic)}` });
         continue;
       }
+      // Every name a message's flags hold is one of the spec's table at the level.
+      const strange = [...seen].filter((name) => !flagTable(pool.level).includes(name));
+      if (strange.length > 0) problems.push({ rules: ['flags.model-sequence'], text: `${as}'s message ${id} carries ${JSON.stringify(strange)}, no flag of the spec's table at level ${pool.level}` });
       const open = model.openFlags[as].get(id);
       for (const flag of OBSERVED) {
         if (open?.has(flag) || flags.has(flag) === seen.has(flag)) continue;

@@ -19,6 +19,11 @@ async function subscribeTo(context: Context, as: Role, name: string, inviteOnly 
   return { id: found.stream_id, name };
 }
 
+/** The names of the spec's flag table at a feature level (the wildcard flags split at 224). */
+export function flagTable(level: number): string[] {
+  return ['read', 'starred', 'collapsed', 'mentioned', ...(level >= 224 ? ['stream_wildcard_mentioned', 'topic_wildcard_mentioned'] : []), 'has_alert_word', 'historical', 'wildcard_mentioned'];
+}
+
 export async function createChannel(context: Context, suffix: string, subscribers: Role[], inviteOnly = false): Promise<Channel> {
   const name = `${context.prefix}-${suffix}`;
   const channel = await subscribeTo(context, subscribers[0]!, name, inviteOnly);
