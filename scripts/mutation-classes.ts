@@ -74,12 +74,12 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   },
   flags: {
     spec: [
-      'CHANGEABLE_FLAGS', 'HISTORICAL_DEFAULT', 'unsubscribedChannelOf', 'withoutRepeats', 'flagParameter', 'checkFlagOperation', 'checkFlagInTable', 'checkChangeableFlag',
+      'CHANGEABLE_FLAGS', 'HISTORICAL_DEFAULT', 'unsubscribedChannelOf', 'withoutRepeats', 'flagParameter', 'checkFlagOperation', 'checkChangeableFlag',
       'messagesToChange', 'flagsOfHistoricalMessage', 'changeFlag', 'listedMessages', 'listsIgnoredChannels', 'FLAG_RULES', 'doUpdateMessageFlags', 'checkMessages', 'checkOp', 'checkFlag',
       'updateMessageFlags',
     ],
     open: {
-      flagTableAt: ['flags.error-texts'], missingNamed: ['flags.error-texts'], checkHistoryAccess: ['flags.inaccessible-messages'], announceFlags: ['flags.event-shape'],
+      flagTableAt: ['flags.error-texts'], checkFlagInTable: ['flags.error-texts'], missingNamed: ['flags.error-texts'], checkHistoryAccess: ['flags.inaccessible-messages'], announceFlags: ['flags.event-shape'],
       messageDetails: ['flags.event-shape'], flagsParameters: ['flags.error-texts'],
     },
     outside: {},

@@ -64,9 +64,11 @@ function checkFlagOperation(op: string): FlagOperation {
 }
 
 /**
- * flags.only-changeable-flags: a flag of the spec's table at the level. Decision
- * flags.error-texts: from level 224 Zulip stores the channel wildcard as
- * stream_wildcard_mentioned and only reports wildcard_mentioned, so it calls that an invalid flag.
+ * flags.error-texts (the texts are not shown): Zulip refuses a name outside the flag table at the
+ * level with other words than a name of the table that cannot be changed. It only chooses the
+ * words: every name but read, starred and collapsed is refused by the next check all the same.
+ * From level 224 Zulip stores the channel wildcard as stream_wildcard_mentioned and only reports
+ * wildcard_mentioned, so it calls that an invalid flag.
  */
 function checkFlagInTable(realm: Realm, flag: string): void {
   const known = flagTableAt(realm.featureLevel).includes(flag) && !(flag === 'wildcard_mentioned' && has(realm.featureLevel, 'splitWildcardMentionFlags'));
