@@ -111,13 +111,16 @@ export interface RuleVerdict {
   readonly status: string;
 }
 
-/** The rules that failed (or ended in error) in a run's report; none where there is no report. */
-export function failedRules(file: string): RuleVerdict[] {
-  if (!existsSync(file)) return [];
+/** A run's report, where it wrote one; none where the run was stopped at its time (RUN_TIMEOUT_MS): what failed then is what the stop cut short. */
+function finishedReport(file: string): { rules: RuleVerdict[] } | null {
+  if (!existsSync(file)) return null;
   const report = JSON.parse(readFileSync(file, 'utf8')) as { rules: RuleVerdict[]; interrupted?: boolean };
-  // A run stopped at its time (RUN_TIMEOUT_MS) names no rule: what failed then is what the stop cut short.
-  if (report.interrupted) return [];
-  return report.rules.filter((rule) => rule.status === 'fail' || rule.status === 'error');
+  return report.interrupted ? null : report;
+}
+
+/** The rules that failed (or ended in error) in a run's report; none where there is no finished report. */
+export function failedRules(file: string): RuleVerdict[] {
+  return finishedReport(file)?.rules.filter((rule) => rule.status === 'fail' || rule.status === 'error') ?? [];
 }
 
 /**
@@ -181,7 +184,7 @@ function main(): number {
     if (status === 0) continue;
     // No report, or one of a run stopped at its time: the suite could not run against the mutant
     // (it hung or crashed the reference). A detection that names no rule.
-    if (!existsSync(json) || (JSON.parse(readFileSync(json, 'utf8')) as { interrupted?: boolean }).interrupted) return 1;
+    if (!finishedReport(json)) return 1;
     const rules = countedIn(dir, mutant, run, version);
     if (rules.length > 0) caught = true;
     if (rules.some((rule) => rule.severity === 'must') || (kind !== 'spec' && rules.length > 0)) return 1;

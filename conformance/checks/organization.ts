@@ -1591,6 +1591,7 @@ const pick = (settings: Record<string, unknown>, level: number, names = followed
 /** Every difference between the model and the world, each with the rules that predicted the model's side. */
 function differences(model: Organization, world: World, pool: Pool): Problem[] {
   const problems: Problem[] = [];
+  const table = flagTable(pool.level);
   const key = (item: Draft | Scheduled, self: number) => JSON.stringify([item.type, item.type === 'private' ? audience(item.to, self) : Array.isArray(item.to) ? item.to.join(',') : String(item.to), item.type === 'stream' ? item.topic : '', item.content, 'at' in item ? item.at : null]);
   for (const as of ACTORS) {
     const self = pool.ids[as];
@@ -1632,7 +1633,7 @@ function differences(model: Organization, world: World, pool: Pool): Problem[] {
         continue;
       }
       // Every name a message's flags hold is one of the spec's table at the level.
-      const strange = [...seen].filter((name) => !flagTable(pool.level).includes(name));
+      const strange = [...seen].filter((name) => !table.includes(name));
       if (strange.length > 0) problems.push({ rules: ['flags.model-sequence'], text: `${as}'s message ${id} carries ${JSON.stringify(strange)}, no flag of the spec's table at level ${pool.level}` });
       const open = model.openFlags[as].get(id);
       for (const flag of OBSERVED) {

@@ -24,6 +24,11 @@ const bool = (name: string, since = 96): SpecSetting => ({ name, kind: { type: '
 const oneTo = (n: number) => () => Array.from({ length: n }, (_, i) => i + 1);
 const int = (name: string, values: (level: number) => readonly number[], since = 96): SpecSetting => ({ name, kind: { type: 'int', values }, since });
 const str = (name: string, values: readonly string[], since = 96): SpecSetting => ({ name, kind: { type: 'string', values }, since });
+/** An enumeration 1 to `first` that gains a value at each of its levels (`[level, value]`). */
+const gaining = (name: string, first: number, gains: ReadonlyArray<readonly [number, number]>, since = 96): SpecSetting => ({
+  ...int(name, (level) => [...oneTo(first)(), ...gains.filter(([at]) => level >= at).map(([, value]) => value)], since),
+  changes: gains.map(([at]) => at),
+});
 
 /** The spec's four tables, each setting from its level (never before 96, the operation's), and the names of Versioning until theirs. */
 export const SPEC_SETTINGS: readonly SpecSetting[] = [
@@ -40,10 +45,10 @@ export const SPEC_SETTINGS: readonly SpecSetting[] = [
   ...['send_private_typing_notifications', 'send_stream_typing_notifications', 'send_read_receipts'].map((name) => bool(name, 105)),
   bool('web_navigate_to_sent_message', 268),
   int('web_mark_read_on_scroll_policy', oneTo(3), 175),
-  { ...int('web_channel_default_view', (level) => (level >= 401 ? [1, 2, 3, 4] : level >= 383 ? [1, 2, 3] : [1, 2]), 269), changes: [383, 401] },
+  gaining('web_channel_default_view', 2, [[383, 3], [401, 4]], 269),
   int('color_scheme', oneTo(3)), int('demote_inactive_streams', oneTo(3)), int('user_list_style', oneTo(3), 141),
   int('web_stream_unreads_count_display_policy', oneTo(3), 210),
-  { ...int('desktop_icon_count_display', (level) => (level >= 227 ? [1, 2, 3, 4] : [1, 2, 3])), changes: [227] },
+  gaining('desktop_icon_count_display', 3, [[227, 4]]),
   int('realm_name_in_email_notifications_policy', oneTo(3), 168),
   int('automatically_follow_topics_policy', oneTo(4), 214), int('automatically_unmute_topics_in_muted_streams_policy', oneTo(4), 214),
   int('email_address_visibility', oneTo(5), 163),

@@ -1,7 +1,8 @@
 // Personal preference settings: the spec's tables under "User settings defaults", with the
 // feature level each starts at (and, for renamed and removed ones, ends at); apart from them, the
-// value a new organization gives each (Zulip's: the spec states none). Read by PATCH /settings (below: a user's own, where turning draft
-// synchronization off deletes the drafts) and PATCH /realm/user_settings_defaults.
+// value a new organization gives each (Zulip's: the spec states none). Read by PATCH /settings
+// (below: a user's own, where turning draft synchronization off deletes the drafts) and PATCH
+// /realm/user_settings_defaults.
 
 import { sendEvent } from '../model/events.js';
 import { JsonError, Params } from '../model/params.js';
