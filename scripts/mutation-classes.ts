@@ -125,7 +125,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   },
   messages: {
     spec: [
-      'flagNames', 'STREAM_WILDCARDS', 'findMentions', 'containsAlertWord', 'splitsWildcardFlags', 'isSilentMention',
+      'isInHistory', 'flagNames', 'STREAM_WILDCARDS', 'findMentions', 'containsAlertWord', 'splitsWildcardFlags', 'isSilentMention',
       'alertWordForm', 'flagsOfNewMessage', 'MESSAGE_RULES', 'recipientUserIds', 'doSendMessage', 'isEmptyTopicName', 'checkChannelId', 'checkDirectRecipientIds',
     ],
     open: {
@@ -133,6 +133,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
       announceMessage: ['flags.event-shape'], messageDict: ['general.message-rendering'], checkChannelTopic: ['scheduled.topic-normalized'],
       rendersByDefault: ['general.message-rendering'], renderContent: ['general.message-rendering'], renderZulipMarkdown: ['general.message-rendering'], escapeHtml: ['general.message-rendering'],
       renderInline: ['general.message-rendering'], mentionedUser: ['general.message-rendering'],
+      mentionName: ['general.message-rendering'], isLaterChannelWildcard: ['general.message-rendering'],
     },
     outside: { findAccessibleMessage: 'GET /messages/{id}' },
   },

@@ -13,11 +13,20 @@ import { truncateTopic } from './text.js';
 // ---- Access ---------------------------------------------------------------------------------
 
 /**
+ * flags.add-sets-flag, flags.remove-clears-flag: a message in the user's history (one the user
+ * received, or one that was added to it later: "historical") is the user's to read and to flag.
+ */
+export function isInHistory(user: User, message: Message): boolean {
+  return message.userFlags.has(user.id);
+}
+
+/**
  * flags.inaccessible-messages; reminders.parameters; general.channel-history-read (who may read a
- * message is not shown): as Zulip decides it, the user received it, or may see the channel's history.
+ * message outside the user's history is not shown): as Zulip decides it, one the user may see the
+ * channel's history of.
  */
 export function messageIsAccessible(realm: Realm, user: User, message: Message): boolean {
-  if (message.userFlags.has(user.id)) return true;
+  if (isInHistory(user, message)) return true;
   if (message.recipient.type === 'private') return false;
   const channel = realm.channels.get(message.recipient.channelId)!;
   if (channel.inviteOnly) return channel.subscribers.has(user.id) && channel.historyPublicToSubscribers;
@@ -73,9 +82,9 @@ export function findMentions(realm: Realm, content: string): Mentions {
       group?.members.forEach((id) => mentions.users.add(id));
       continue;
     }
-    const text = userText!.trim();
+    const text = mentionName(userText!);
     const wildcard = text.toLowerCase();
-    if (STREAM_WILDCARDS.includes(wildcard) || (wildcard === 'channel' && realm.featureLevel >= 247)) {
+    if (STREAM_WILDCARDS.includes(wildcard) || isLaterChannelWildcard(realm, wildcard)) {
       mentions.streamWildcard = true;
     } else if (wildcard === 'topic') {
       mentions.topicWildcard = true;
@@ -85,6 +94,16 @@ export function findMentions(realm: Realm, content: string): Mentions {
     }
   }
   return mentions;
+}
+
+/** Zulip's syntax (the spec shows none, general.message-rendering): a name between the stars, its spaces trimmed. */
+function mentionName(text: string): string {
+  return text.trim();
+}
+
+/** Zulip's syntax (general.message-rendering): @**channel** is a channel wildcard from level 247, beside @**all**, @**everyone** and @**stream**. */
+function isLaterChannelWildcard(realm: Realm, word: string): boolean {
+  return word === 'channel' && realm.featureLevel >= 247;
 }
 
 /** Whether one of the user's alert words stands in the content as a word, in any case. */
