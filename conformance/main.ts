@@ -202,6 +202,19 @@ async function startEmbeddedReference(level: number | undefined, dialect: string
   return { url, profile, child, featureLevel };
 }
 
+/**
+ * The embedded reference stopped while the run still needed it (it crashed, or ended itself stuck
+ * in a loop: TEAMCHAT_STALL_EXIT_MS): every later answer would be the harness's, so the run ends
+ * at once, without a verdict or a report (exit 3). Not when this process stopped it.
+ */
+function endWithEmbeddedReference(child: ChildProcess): void {
+  child.once('exit', (code, signal) => {
+    if (child.killed) return;
+    process.stderr.write(`teamchat-conformance: the embedded reference stopped during the run (${signal ?? `exit code ${code}`}): the run ends without a verdict\n`);
+    process.exit(3);
+  });
+}
+
 /** One line for a misuse of the options, with the option meant where one is close. */
 function parseArguments<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   try {
@@ -301,6 +314,7 @@ async function main(): Promise<number> {
   const dialectSeed = dialect === 'random' ? wholeNumber(values['reference-dialect-seed'], 'reference-dialect-seed') ?? seed : undefined;
   if (!target) {
     embedded = await startEmbeddedReference(referenceLevel, dialect, {}, dialectSeed);
+    endWithEmbeddedReference(embedded.child);
     target = embedded.url;
     Object.assign(profile, embedded.profile);
   }

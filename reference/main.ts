@@ -5,6 +5,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { DIALECTS, type Dialect } from './dialects/dialect.js';
 import { faultsFromEnvironment } from './faults/faults.js';
 import { readFixture, targetProfile } from './http/boot.js';
@@ -121,5 +122,31 @@ async function main() {
   }
 }
 
+/**
+ * TEAMCHAT_STALL_EXIT_MS (the mutation runner's): a server whose event loop has not turned for that
+ * long is stuck in a loop of its own (a mutant's), and ends at once, by a thread that still runs,
+ * rather than leave the suite to wait out its time.
+ */
+function exitOnStall(ms: number): void {
+  const beats = new Int32Array(new SharedArrayBuffer(4));
+  setInterval(() => Atomics.add(beats, 0, 1), 1000).unref();
+  const watcher = new Worker(
+    `const { workerData: { beats, ms, pid } } = require('node:worker_threads');
+    let last = -1, since = Date.now();
+    setInterval(() => {
+      const now = Atomics.load(beats, 0);
+      if (now !== last) { last = now; since = Date.now(); return; }
+      if (Date.now() - since < ms) return;
+      // Straight to the descriptor: a worker's process.stderr goes through the main thread, which is stuck.
+      require('node:fs').writeSync(2, 'teamchat reference: the event loop has not turned for ' + ms + ' ms; ending\\n');
+      process.kill(pid, 'SIGKILL');
+    }, 1000);`,
+    { eval: true, workerData: { beats, ms, pid: process.pid } },
+  );
+  watcher.unref();
+}
+
 const PARENT = process.ppid;
+const STALL_EXIT_MS = Number(process.env.TEAMCHAT_STALL_EXIT_MS ?? 0);
+if (STALL_EXIT_MS > 0) exitOnStall(STALL_EXIT_MS);
 void main();

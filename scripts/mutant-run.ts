@@ -130,6 +130,13 @@ export function failedRules(file: string): RuleVerdict[] {
 const RUN_TIMEOUT_MS = 300_000;
 
 /**
+ * A mutant that loops forever stops the reference's event loop: after this long without a turn the
+ * reference ends itself (TEAMCHAT_STALL_EXIT_MS), and the suite with it, without a report, in a
+ * minute rather than the run's five. No request of the reference takes a second on a loaded machine.
+ */
+const STALL_EXIT_MS = 60_000;
+
+/**
  * The rules that caught a mutant in one run: those that failed in its report and not in the
  * baseline's report of the same run (the unmutated reference's, where the directory holds it).
  */
@@ -180,10 +187,10 @@ function main(): number {
   for (const run of runsOf(area, version, { kind, survivorRecheck: Boolean(process.env.TEAMCHAT_MUTANT_TOP_ONLY) })) {
     const json = reportName(dir, mutant, run, version);
     const args = ['dist/conformance/main.js', '--only', run.rules, '--reference-dialect', run.dialect, '--reference-level', String(run.level), ...(run.decisions ? ['--decisions'] : []), '--seed', String(run.seed), '--runs', runs, '--quiet', '--json', json];
-    const status = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: RUN_TIMEOUT_MS }).status;
+    const status = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: RUN_TIMEOUT_MS, env: { ...process.env, TEAMCHAT_STALL_EXIT_MS: String(STALL_EXIT_MS) } }).status;
     if (status === 0) continue;
     // No report, or one of a run stopped at its time: the suite could not run against the mutant
-    // (it hung or crashed the reference). A detection that names no rule.
+    // (it hung or crashed the reference, which then ended the run). A detection that names no rule.
     if (!finishedReport(json)) return 1;
     const rules = countedIn(dir, mutant, run, version);
     if (rules.length > 0) caught = true;

@@ -511,6 +511,28 @@ test('the suite ends, cleaning up, when the npm process that started it ends, ev
   assert.ok(!alive(pid), 'the suite ended with its starter');
 });
 
+test('an embedded reference that stops during the run (a crash, or its own end when stuck) ends the run at once: exit 3, a line, no report', async () => {
+  const report = join(directory, 'reference-stopped.json');
+  // Far more cases than a run gets through before its reference is stopped.
+  const child = spawn(process.execPath, [main, '--runs', '100000', '--only', 'organization.*', '--json', report]);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+  await new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => String(chunk).includes('checking') && resolve()));
+  const reference = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((entry) => {
+    try {
+      return readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1] === String(child.pid);
+    } catch {
+      return false;
+    }
+  }).map(Number);
+  assert.is(reference.length, 1, 'the embedded reference is the suite\'s one child');
+  process.kill(reference[0]!, 'SIGKILL');
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.is(code, 3, stderr);
+  assert.match(stderr, /the embedded reference stopped during the run \(SIGKILL\): the run ends without a verdict/);
+  assert.not.ok(existsSync(report), 'no report of a run without a verdict');
+});
+
 test('killed with its npm, the suite still cleans up what it made, though the pipe it writes to has no reader any more', async () => {
   const reference = await startReference({ port: 0 });
   const profilePath = join(directory, 'parent-killed.json');

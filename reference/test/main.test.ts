@@ -54,4 +54,14 @@ test('bad options end with exit 2 and one line that says what is wrong', async (
   }
 });
 
+test('with TEAMCHAT_STALL_EXIT_MS, a server whose event loop no longer turns (a loop that never ends) ends itself', async () => {
+  // A module loaded first that, a moment after the start, loops forever on the main thread.
+  const child = spawn(process.execPath, ['--import', 'data:text/javascript,setTimeout(() => { for (;;); }, 500)', main, '--port', '0'], { env: { ...process.env, TEAMCHAT_STALL_EXIT_MS: '1000' } });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])));
+  assert.is(signal, 'SIGKILL', `ended with ${code}, ${signal}`);
+  assert.match(stderr, /the event loop has not turned for 1000 ms; ending/);
+});
+
 test.run();
