@@ -133,7 +133,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
       announceMessage: ['flags.event-shape'], messageDict: ['general.message-rendering'], checkChannelTopic: ['scheduled.topic-normalized'],
       rendersByDefault: ['general.message-rendering'], renderContent: ['general.message-rendering'], renderZulipMarkdown: ['general.message-rendering'], escapeHtml: ['general.message-rendering'],
       renderInline: ['general.message-rendering'], mentionedUser: ['general.message-rendering'],
-      mentionName: ['general.message-rendering'], isLaterChannelWildcard: ['general.message-rendering'],
+      mentionName: ['general.message-rendering'], isLaterChannelWildcard: ['general.message-rendering'], countsAt: ['flags.alert-word-boundaries'],
     },
     outside: { findAccessibleMessage: 'GET /messages/{id}' },
   },

@@ -528,6 +528,22 @@ const mustChecks: Check[] = [
     }, { runs: context.runsSmokeAtMost(10), boundaries });
   }),
 
+  check('flags.alert-word-boundaries', async (context) => {
+    const w = await world(context);
+    const registered = await fetchState(context, 'other', ['alert_words']);
+    const words = ((registered.alert_words ?? []) as string[]).filter((word) => /^[\p{L}\p{N}]+$/u.test(word));
+    if (words.length === 0) throw new Skip(`'other' has no alert word made of letters and digits (POST /register alert_words)`);
+    // Each way a word's neighbour makes it part of a longer word: a letter, a digit or an underscore, before or after.
+    const neighbours: ReadonlyArray<[string, string]> = [['x', ''], ['', 'x'], ['7', ''], ['', '7'], ['_', ''], ['', '_']];
+    const every = { boundaries: neighbours.map((pair) => fc.constant(pair)), exhaustive: true };
+    await context.property(fc.constantFrom(...neighbours), async ([before, after]) => {
+      const inside = `${before}${words[0]}${after}`;
+      const id = await send(context, 'admin', w.subscribed, `${context.prefix} 1 2 ${inside} 3`);
+      const flags = await flagsOfOne(context, id, 'other');
+      expect(!flags.includes('has_alert_word'), `the alert word ${JSON.stringify(words[0])} only inside ${JSON.stringify(inside)}: other's flags ${JSON.stringify(flags)} hold has_alert_word`);
+    }, every);
+  }),
+
   check('flags.historical-flag', async (context) => {
     const w = await world(context);
     // The boundary, first in every run: a channel member joins after a message came and leaves

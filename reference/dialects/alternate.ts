@@ -189,6 +189,8 @@ export const alternate: DialectDecisions = {
   flagsChecksOpFirst: () => true,
   // Messages the user may not read are skipped silently.
   checkHistoryAccess: () => {},
+  // An alert word inside a longer word counts too.
+  alertWordsStandApart: () => false,
   flagsEvent: (_realm, _user, op, flag, modified) => ({ type: 'update_message_flags', op, flag, messages: [...modified].sort((a, b) => a - b) }),
 
   // ---- reminders ----

@@ -63,6 +63,7 @@ export const DECIDED_BY: { readonly [Member in keyof DialectDecisions]: Decision
   profileFieldsEvent: 'fields.listing-shape',
   flagsChecksOpFirst: 'flags.error-texts',
   checkHistoryAccess: 'flags.inaccessible-messages',
+  alertWordsStandApart: 'flags.alert-word-boundaries',
   flagsEvent: 'flags.event-shape',
   checkReminderParametersGiven: 'reminders.parameters',
   checkReminderTimeInFuture: 'reminders.parameters',

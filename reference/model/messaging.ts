@@ -106,20 +106,26 @@ function isLaterChannelWildcard(realm: Realm, word: string): boolean {
   return word === 'channel' && realm.featureLevel >= 247;
 }
 
-/** Whether one of the user's alert words stands in the content as a word, in any case. */
+/** flags.alert-word-flag: whether the content holds one of the user's alert words, in any case. */
 export function containsAlertWord(realm: Realm, user: User, content: string): boolean {
   const text = realm.rules.alertWordForm(content);
   return user.alertWords.some((word) => {
     const needle = realm.rules.alertWordForm(word);
     let from = 0;
     for (let at = text.indexOf(needle, from); at >= 0; at = text.indexOf(needle, from)) {
-      const before = text[at - 1];
-      const after = text[at + needle.length];
-      if (!(before && /[\p{L}\p{N}_]/u.test(before)) && !(after && /[\p{L}\p{N}_]/u.test(after))) return true;
+      if (countsAt(realm, text, at, needle.length)) return true;
       from = at + 1;
     }
     return false;
   });
+}
+
+/** flags.alert-word-boundaries: where a word of the user's stands in the text, whether it counts (in Zulip's dialect, only standing apart). */
+function countsAt(realm: Realm, text: string, at: number, length: number): boolean {
+  if (!realm.dialect.alertWordsStandApart()) return true;
+  const before = text[at - 1];
+  const after = text[at + length];
+  return !(before && /[\p{L}\p{N}_]/u.test(before)) && !(after && /[\p{L}\p{N}_]/u.test(after));
 }
 
 // ---- Rules ------------------------------------------------------------------------------

@@ -598,6 +598,8 @@ export interface DialectDecisions {
   flagsChecksOpFirst(): boolean;
   // flags.inaccessible-messages
   checkHistoryAccess(realm: Realm, user: User, ids: readonly number[]): void;
+  // flags.alert-word-boundaries
+  alertWordsStandApart(): boolean;
   // flags.event-shape
   flagsEvent(realm: Realm, user: User, op: FlagOperation, flag: string, modified: number[]): Event;
 
