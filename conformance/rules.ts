@@ -203,7 +203,7 @@ export const RULES = [
   },
   {
     id: 'flags.alert-word-flag', section: 'Resources: Message flag', severity: 'must', since: 1,
-    title: 'has_alert_word is set on a message that holds one of the recipient\'s alert words, in any case.',
+    title: 'has_alert_word is set on a message that holds one of the recipient\'s alert words as registered, standing apart from other words, and not on one that holds none of them in any case.',
   },
   {
     id: 'flags.historical-flag', section: 'Resources: Message flag', severity: 'must', since: 1,
@@ -226,10 +226,10 @@ export const RULES = [
     alternate: "Messages the user may not see, or that do not exist, are skipped by every op: the request succeeds and changes none of them.",
   },
   {
-    id: 'flags.alert-word-boundaries', section: 'Resources: Message flag (not shown)', severity: 'decision', since: 1,
-    title: 'An alert word counts only standing apart: a letter, a digit or an underscore right before or after it ("xword", "word2", "_word" for the word "word") keeps has_alert_word off.',
-    why: 'The spec says a message "contains" one of the user\'s alert words, not whether part of a longer word counts; Zulip counts an alert word only between characters that are not part of a word.',
-    alternate: 'An alert word counts anywhere in the text, inside a longer word too.',
+    id: 'flags.alert-word-matching', section: 'Resources: Message flag (not shown)', severity: 'decision', since: 1,
+    title: 'An alert word counts in any case ("WORD" and "Word" for the registered "word"), and only standing apart: a letter, a digit or an underscore right before or after it ("xword", "word2", "_word") keeps has_alert_word off.',
+    why: 'The spec says a message "contains" one of the user\'s alert words, not in which case, nor whether part of a longer word counts; Zulip compares in lower case and counts an alert word only between characters that are not part of a word.',
+    alternate: 'An alert word counts only in the case it was registered in, and anywhere in the text, inside a longer word too.',
   },
   {
     id: 'flags.event-shape', section: 'Events (not shown)', severity: 'decision', since: 1,
@@ -761,7 +761,7 @@ export const GOVERNS: Readonly<Partial<Record<DecisionId, readonly Governed[]>>>
   'flags.error-texts': worded('POST /messages/flags'),
   'flags.inaccessible-messages': whether('POST /messages/flags', ['body.messages*']),
   'flags.event-shape': ANY_EVENT,
-  'flags.alert-word-boundaries': [{ requests: 'GET /messages', at: 'body.messages*flags' }, { requests: 'GET /messages/{id}', at: 'body.message.flags' }],
+  'flags.alert-word-matching': [{ requests: 'GET /messages', at: 'body.messages*flags' }, { requests: 'GET /messages/{id}', at: 'body.message.flags' }],
   'scheduled.error-texts': [...worded('PATCH /scheduled_messages/{id}'), ...worded('DELETE /scheduled_messages/{id}'), ...whether('PATCH /scheduled_messages/{id}'), ...refusedAs('PATCH /scheduled_messages/{id}'), ...refusedAs('DELETE /scheduled_messages/{id}')],
   'scheduled.future-timestamp': [...whether('POST /scheduled_messages', ['body.scheduled_message_id']), ...whether('PATCH /scheduled_messages/{id}')],
   'scheduled.topic-normalized': [{ requests: 'GET /scheduled_messages', at: 'body.scheduled_messages*topic' }],
@@ -1073,7 +1073,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Resources: Message flag', says: 'Only read, starred and collapsed are changeable through the flags operation.', rules: ['flags.only-changeable-flags'] },
   { section: 'Resources: Message flag', says: 'Messages start unread, except ones the user sent from a non-API client.', rules: ['flags.messages-start-unread'] },
   { section: 'Resources: Message flag', says: 'mentioned, the wildcard flags (224), has_alert_word and historical mean what the table says.', rules: ['flags.mention-flags', 'flags.wildcard-mention-flags', 'flags.wildcard-mentioned-before-224', 'flags.alert-word-flag', 'flags.historical-flag'] },
-  { section: 'Resources: Message flag', says: 'has_alert_word: whether part of a longer word counts as containing an alert word: not shown.', rules: ['flags.alert-word-boundaries'] },
+  { section: 'Resources: Message flag', says: 'has_alert_word: in which case an alert word counts, and whether part of a longer word does: not shown.', rules: ['flags.alert-word-matching'] },
   { section: 'Resources: Message flag', says: 'Invariant: all unread messages are in channels the user is subscribed to.', rules: ['flags.unread-only-in-subscribed-channels'] },
   { section: 'Resources: Reminder', says: 'A reminder carries a message, a delivery time and an optional note.', rules: ['reminders.create-returns-id', 'reminders.note-delivered'] },
   { section: 'Resources: Custom emoji', says: 'Identified by its name; carries an uploaded image or gif.', rules: ['emoji.upload-stores', 'emoji.images-only'] },

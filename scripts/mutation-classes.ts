@@ -126,14 +126,14 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   messages: {
     spec: [
       'isInHistory', 'flagNames', 'STREAM_WILDCARDS', 'findMentions', 'containsAlertWord', 'splitsWildcardFlags', 'isSilentMention',
-      'alertWordForm', 'flagsOfNewMessage', 'MESSAGE_RULES', 'recipientUserIds', 'doSendMessage', 'isEmptyTopicName', 'checkChannelId', 'checkDirectRecipientIds',
+      'flagsOfNewMessage', 'MESSAGE_RULES', 'recipientUserIds', 'doSendMessage', 'isEmptyTopicName', 'checkChannelId', 'checkDirectRecipientIds',
     ],
     open: {
       messageIsAccessible: ['flags.inaccessible-messages', 'general.channel-history-read', 'reminders.parameters'], userFlagBits: ['flags.inaccessible-messages'],
       announceMessage: ['flags.event-shape'], messageDict: ['general.message-rendering'], checkChannelTopic: ['scheduled.topic-normalized'],
       rendersByDefault: ['general.message-rendering'], renderContent: ['general.message-rendering'], renderZulipMarkdown: ['general.message-rendering'], escapeHtml: ['general.message-rendering'],
       renderInline: ['general.message-rendering'], mentionedUser: ['general.message-rendering'],
-      mentionName: ['general.message-rendering'], isLaterChannelWildcard: ['general.message-rendering'], countsAt: ['flags.alert-word-boundaries'],
+      mentionName: ['general.message-rendering'], isLaterChannelWildcard: ['general.message-rendering'], countsAt: ['flags.alert-word-matching'], alertWordForm: ['flags.alert-word-matching'],
     },
     outside: { findAccessibleMessage: 'GET /messages/{id}' },
   },

@@ -514,11 +514,11 @@ const mustChecks: Check[] = [
     const registered = await fetchState(context, 'other', ['alert_words']);
     const words = ((registered.alert_words ?? []) as string[]).filter((word) => /^[\p{L}\p{N}]+$/u.test(word));
     if (words.length === 0) throw new Skip(`'other' has no alert word made of letters and digits (POST /register alert_words)`);
-    const cased = fc.tuple(fc.constantFrom(...words), fc.array(fc.boolean(), { maxLength: 20 })).map(([word, upper]) => Array.from(word).map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''));
-    // The boundaries: the word in upper case, with only its first letter so, and opening the message.
+    // The word as registered: in which case else it counts is flags.alert-word-matching's.
+    // The boundaries: the word after a space, in parentheses, and opening the message.
     const [first] = words;
-    const boundaries = [fc.constant<[string, string]>([first!.toUpperCase(), ' ']), fc.constant<[string, string]>([first!.charAt(0).toUpperCase() + first!.slice(1).toLowerCase(), '(']), fc.constant<[string, string]>([first!, 'first'])];
-    await context.property(fc.tuple(cased, fc.constantFrom('', ' ', '(', '"', 'first')), async ([word, before]) => {
+    const boundaries = [fc.constant<[string, string]>([first!, ' ']), fc.constant<[string, string]>([first!, '(']), fc.constant<[string, string]>([first!, 'first'])];
+    await context.property(fc.tuple(fc.constantFrom(...words), fc.constantFrom('', ' ', '(', '"', 'first')), async ([word, before]) => {
       const content = before === 'first' ? `${word} ${context.prefix} 1 2 3` : `${context.prefix} 1 2 ${before}${word}${before ? ')' : ''} 3`;
       const withWord = await send(context, 'admin', w.subscribed, content);
       const without = await send(context, 'admin', w.subscribed, `${context.prefix} 1 2 3`);
@@ -528,19 +528,23 @@ const mustChecks: Check[] = [
     }, { runs: context.runsSmokeAtMost(10), boundaries });
   }),
 
-  check('flags.alert-word-boundaries', async (context) => {
+  check('flags.alert-word-matching', async (context) => {
     const w = await world(context);
     const registered = await fetchState(context, 'other', ['alert_words']);
     const words = ((registered.alert_words ?? []) as string[]).filter((word) => /^[\p{L}\p{N}]+$/u.test(word));
     if (words.length === 0) throw new Skip(`'other' has no alert word made of letters and digits (POST /register alert_words)`);
-    // Each way a word's neighbour makes it part of a longer word: a letter, a digit or an underscore, before or after.
-    const neighbours: ReadonlyArray<[string, string]> = [['x', ''], ['', 'x'], ['7', ''], ['', '7'], ['_', ''], ['', '_']];
-    const every = { boundaries: neighbours.map((pair) => fc.constant(pair)), exhaustive: true };
-    await context.property(fc.constantFrom(...neighbours), async ([before, after]) => {
-      const inside = `${before}${words[0]}${after}`;
-      const id = await send(context, 'admin', w.subscribed, `${context.prefix} 1 2 ${inside} 3`);
+    const word = words[0]!;
+    // Every case the decision speaks of: the word in capitals and capitalized (it counts), and each
+    // neighbour that makes it part of a longer word (it does not): a letter, a digit or an underscore, before or after.
+    const cases: ReadonlyArray<{ text: string; counts: boolean }> = [
+      { text: word.toUpperCase(), counts: true }, { text: word.charAt(0).toUpperCase() + word.slice(1).toLowerCase(), counts: true },
+      ...[['x', ''], ['', 'x'], ['7', ''], ['', '7'], ['_', ''], ['', '_']].map(([before, after]) => ({ text: `${before}${word}${after}`, counts: false })),
+    ].filter(({ text, counts }) => !counts || text !== word);
+    const every = { boundaries: cases.map((one) => fc.constant(one)), exhaustive: true };
+    await context.property(fc.constantFrom(...cases), async ({ text, counts }) => {
+      const id = await send(context, 'admin', w.subscribed, `${context.prefix} 1 2 ${text} 3`);
       const flags = await flagsOfOne(context, id, 'other');
-      expect(!flags.includes('has_alert_word'), `the alert word ${JSON.stringify(words[0])} only inside ${JSON.stringify(inside)}: other's flags ${JSON.stringify(flags)} hold has_alert_word`);
+      expect(flags.includes('has_alert_word') === counts, `the alert word ${JSON.stringify(word)} as ${JSON.stringify(text)}: other's flags ${JSON.stringify(flags)} ${counts ? 'lack' : 'hold'} has_alert_word`);
     }, every);
   }),
 

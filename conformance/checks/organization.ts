@@ -885,27 +885,24 @@ function updateFlags(as: Role, op: 'add' | 'remove', flag: Flag | (typeof NOT_CH
   };
 }
 
-/** An alert word in upper case, capitalized, and in lower case: has_alert_word holds in any case. */
-const ALERT_CASINGS = ['upper case', 'capitalized', 'lower case'] as const;
+/** An alert word as registered, in upper case, and capitalized: has_alert_word holds for the first; the others are flags.alert-word-matching's. */
+const ALERT_CASINGS = ['as registered', 'upper case', 'capitalized'] as const;
 function cased(word: string, casing: number): string {
   const form = ALERT_CASINGS[casing % ALERT_CASINGS.length];
-  return form === 'upper case' ? word.toUpperCase() : form === 'capitalized' ? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase() : word.toLowerCase();
+  return form === 'upper case' ? word.toUpperCase() : form === 'capitalized' ? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase() : word;
 }
 
 /**
- * Whether a text holds an alert word, in any case: yes where it stands apart (no letter, digit or
- * underscore beside it), no where it is nowhere, open where it is only inside a longer word.
+ * Whether a text holds an alert word: yes where it stands as registered and apart (no letter,
+ * digit or underscore beside it), no where it is nowhere in any case, open otherwise (in another
+ * case, or only inside a longer word: flags.alert-word-matching, a decision).
  */
 function alertWordIn(text: string, word: string): 'yes' | 'no' | 'open' {
-  const haystack = text.toLowerCase();
-  const needle = word.toLowerCase();
-  let found: 'no' | 'open' = 'no';
-  for (let index = haystack.indexOf(needle); index >= 0; index = haystack.indexOf(needle, index + 1)) {
-    const apart = (character: string | undefined) => character === undefined || !/[\p{L}\p{N}_]/u.test(character);
-    if (apart(haystack[index - 1]) && apart(haystack[index + needle.length])) return 'yes';
-    found = 'open';
+  const apart = (character: string | undefined) => character === undefined || !/[\p{L}\p{N}_]/u.test(character);
+  for (let index = text.indexOf(word); index >= 0; index = text.indexOf(word, index + 1)) {
+    if (apart(text[index - 1]) && apart(text[index + word.length])) return 'yes';
   }
-  return found;
+  return text.toLowerCase().includes(word.toLowerCase()) ? 'open' : 'no';
 }
 
 /** A list as its runs of equal items, each with how many times it comes in a row. */
@@ -976,7 +973,7 @@ function sendMessage(as: Role, mentions: ReadonlyArray<{ readonly who: number; r
         if (role !== as) {
           if (named.some((one) => one.role === role && one.form !== 'silent')) flags.add('mentioned');
           for (const flag of wildcardFlags) flags.add(flag);
-          // has_alert_word: the message holds one of the recipient's words, in any case; a word inside a longer one is an open point.
+          // has_alert_word: the message holds one of the recipient's words as registered; another case, or a word inside a longer one, is an open point.
           const found = pool.alertWords[role].map((word) => alertWordIn(content, word));
           if (found.includes('yes')) flags.add('has_alert_word');
           else if (found.includes('open')) open.add('has_alert_word');

@@ -189,7 +189,8 @@ export const alternate: DialectDecisions = {
   flagsChecksOpFirst: () => true,
   // Messages the user may not read are skipped silently.
   checkHistoryAccess: () => {},
-  // An alert word inside a longer word counts too.
+  // An alert word counts only as registered, and inside a longer word too.
+  alertWordsInAnyCase: () => false,
   alertWordsStandApart: () => false,
   flagsEvent: (_realm, _user, op, flag, modified) => ({ type: 'update_message_flags', op, flag, messages: [...modified].sort((a, b) => a - b) }),
 

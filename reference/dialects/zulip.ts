@@ -162,6 +162,7 @@ export const zulip: DialectDecisions = {
       if (!message || (!message.userFlags.has(user.id) && !messageIsAccessible(realm, user, message))) throw new JsonError('Invalid message(s)');
     }
   },
+  alertWordsInAnyCase: () => true,
   alertWordsStandApart: () => true,
   flagsEvent(realm, user, op, flag, modified) {
     const event: Record<string, unknown> & { type: string } = { type: 'update_message_flags', op, operation: op, flag, messages: modified, all: false };

@@ -106,11 +106,11 @@ function isLaterChannelWildcard(realm: Realm, word: string): boolean {
   return word === 'channel' && realm.featureLevel >= 247;
 }
 
-/** flags.alert-word-flag: whether the content holds one of the user's alert words, in any case. */
+/** flags.alert-word-flag: whether the content holds one of the user's alert words. */
 export function containsAlertWord(realm: Realm, user: User, content: string): boolean {
-  const text = realm.rules.alertWordForm(content);
+  const text = realm.rules.alertWordForm(realm, content);
   return user.alertWords.some((word) => {
-    const needle = realm.rules.alertWordForm(word);
+    const needle = realm.rules.alertWordForm(realm, word);
     let from = 0;
     for (let at = text.indexOf(needle, from); at >= 0; at = text.indexOf(needle, from)) {
       if (countsAt(realm, text, at, needle.length)) return true;
@@ -120,7 +120,7 @@ export function containsAlertWord(realm: Realm, user: User, content: string): bo
   });
 }
 
-/** flags.alert-word-boundaries: where a word of the user's stands in the text, whether it counts (in Zulip's dialect, only standing apart). */
+/** flags.alert-word-matching: where a word of the user's stands in the text, whether it counts (in Zulip's dialect, only standing apart). */
 function countsAt(realm: Realm, text: string, at: number, length: number): boolean {
   if (!realm.dialect.alertWordsStandApart()) return true;
   const before = text[at - 1];
@@ -140,9 +140,9 @@ function isSilentMention(marker: string): boolean {
   return marker === '_';
 }
 
-/** flags.alert-word-flag: alert words match in any case. */
-function alertWordForm(text: string): string {
-  return text.toLowerCase();
+/** flags.alert-word-matching: the form in which alert words and the text are compared (in Zulip's dialect, in any case: both in lower case). */
+function alertWordForm(realm: Realm, text: string): string {
+  return realm.dialect.alertWordsInAnyCase() ? text.toLowerCase() : text;
 }
 
 

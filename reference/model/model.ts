@@ -457,7 +457,7 @@ export interface SpecRules {
   // messages (model/messaging.ts)
   splitsWildcardFlags: (realm: Realm) => boolean;
   isSilentMention: (marker: string) => boolean;
-  alertWordForm: (text: string) => string;
+  alertWordForm: (realm: Realm, text: string) => string;
   flagsOfNewMessage: (flags: NewMessageFlags) => number;
   rendersByDefault: () => boolean;
 
@@ -598,7 +598,8 @@ export interface DialectDecisions {
   flagsChecksOpFirst(): boolean;
   // flags.inaccessible-messages
   checkHistoryAccess(realm: Realm, user: User, ids: readonly number[]): void;
-  // flags.alert-word-boundaries
+  // flags.alert-word-matching
+  alertWordsInAnyCase(): boolean;
   alertWordsStandApart(): boolean;
   // flags.event-shape
   flagsEvent(realm: Realm, user: User, op: FlagOperation, flag: string, modified: number[]): Event;
