@@ -944,8 +944,9 @@ function sendMessage(as: Role, mentions: ReadonlyArray<{ readonly who: number; r
   return {
     label: `${as} sends a message to the pool's topic${third ? ' in the third channel' : ''}${named.length > 0 ? ` naming ${named.map(({ role, form }) => `${role} (${form})`).join(', ')}` : ''}${wildcard ? ', with @**all**' : ''}${alerted === null ? '' : `, with an alert word of ${alerted}'s ${ALERT_CASINGS[alert!.casing % ALERT_CASINGS.length]}`}`,
     parts: ['flags'],
-    // To the third channel from a subscriber: what an unsubscribed sender's own flags are is not stated.
-    applies: (state) => !third || !state.left.includes(as),
+    // To the third channel from an actor who left it too: the sender's own copy, where it has one, is
+    // read (unread messages are only in channels one is subscribed to); the rest of its flags are open.
+    applies: () => true,
     async send(context, state, pool) {
       const words = alerted === null ? [] : pool.alertWords[alerted];
       const word = words.length === 0 ? [] : [`(${cased(words[alert!.who % words.length]!, alert!.casing)})`];
@@ -964,6 +965,12 @@ function sendMessage(as: Role, mentions: ReadonlyArray<{ readonly who: number; r
       for (const role of ACTORS) {
         const flags = new Set<string>();
         const open = new Set<string>();
+        if (third && state.left.includes(role) && role === as) {
+          // Its unsubscribed sender: a copy of their own, if any (historical open: none), is read, by the invariant.
+          state.flags[role].set(id, new Set(['read']));
+          state.openFlags[role].set(id, new Set(OBSERVED.filter((flag) => flag !== 'read')));
+          continue;
+        }
         if (third && state.left.includes(role)) {
           // Not received, it is in no flags of theirs until it enters their history (starring: historical, below).
           state.flags[role].set(id, flags);
@@ -2083,6 +2090,8 @@ function everyOperationByEveryActor(): Command[] {
       one(updateFlags(as, 'add', 'collapsed', [5])),
       one(updateFlags(as, 'remove', 'starred', [4])),
       one(updateFlags(as, 'remove', 'read', [1])),
+      // Sent by it while it is away: its own copy, where it keeps one, is read (unread messages are only in channels one is in).
+      one(sendMessage(as, [], false, null, true)),
       // Sent while it is away: not received; starred, it enters its history as historical.
       one(sendMessage(ACTORS.find((role) => role !== as)!, [], false, null, true)),
       one(updateFlags(as, 'add', 'starred', [-1])),

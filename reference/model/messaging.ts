@@ -120,6 +120,14 @@ export function containsAlertWord(realm: Realm, user: User, content: string): bo
   });
 }
 
+/** flags.alert-word-matching: a message never carries has_alert_word for its own sender, in Zulip's dialect and the alternate (the spec's table does not say). */
+function isSenderUnalerted(userId: UserId, sender: User): boolean {
+  return userId === sender.id;
+}
+
+/** general.message-rendering: the client a message sent through the API names (GET /messages, not shown). */
+const API_CLIENT = 'API';
+
 /** flags.alert-word-matching: where a word of the user's stands in the text, whether it counts (in Zulip's dialect, only standing apart). */
 function countsAt(realm: Realm, text: string, at: number, length: number): boolean {
   if (!realm.dialect.alertWordsStandApart()) return true;
@@ -172,7 +180,7 @@ export function recipientUserIds(realm: Realm, message: { senderId: UserId; reci
   return new Set([...channel.subscribers, message.senderId]);
 }
 
-export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, content: string, readBySender: boolean, client = 'API', sentAt = realm.clock.now()): Message {
+export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, content: string, readBySender: boolean, client = API_CLIENT, sentAt = realm.clock.now()): Message {
   const message: Message = {
     id: realm.nextId('message') as MessageId,
     senderId: sender.id,
@@ -189,7 +197,7 @@ export function doSendMessage(realm: Realm, sender: User, recipient: Recipient, 
     // Messages start unread, except the sender's own when sent read (a non-API client), and
     // one the sender gets in a channel they are not subscribed to (the unread invariant).
     const senderReads = userId === sender.id && (readBySender || (channel !== null && !channel.subscribers.has(userId)));
-    const alertWord = userId !== sender.id && containsAlertWord(realm, realm.users.get(userId)!, content);
+    const alertWord = !isSenderUnalerted(userId, sender) && containsAlertWord(realm, realm.users.get(userId)!, content);
     message.userFlags.set(userId, realm.rules.flagsOfNewMessage({ read: senderReads, mentioned: mentions.users.has(userId), inChannel, mentions, alertWord }));
   }
   realm.messages.set(message.id, message);
