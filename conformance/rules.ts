@@ -191,7 +191,7 @@ export const RULES = [
   },
   {
     id: 'flags.mention-flags', section: 'Resources: Message flag', severity: 'must', since: 1,
-    title: 'mentioned is set for exactly the users mentioned directly or through a user group; a silent mention sets nothing.',
+    title: 'mentioned is set for exactly the users mentioned directly or through a user group (in Zulip\'s syntax, which the spec does not show: @**name**, @**name|id**, @**|id**, @*group*); a name no user has, or a group that does not exist, mentions no one.',
   },
   {
     id: 'flags.wildcard-mention-flags', section: 'Resources: Message flag', severity: 'must', since: 224,
@@ -224,6 +224,12 @@ export const RULES = [
     title: 'add starred, add collapsed and remove read with a message the user may not see (or that does not exist) fail whole with "Invalid message(s)"; add read, remove starred and remove collapsed on such messages change nothing and succeed.',
     why: 'The spec does not say what happens to messages the user may not see; Zulip treats a message outside the user\'s history as read and historical and checks access only when that must change.',
     alternate: "Messages the user may not see, or that do not exist, are skipped by every op: the request succeeds and changes none of them.",
+  },
+  {
+    id: 'flags.silent-mentions', section: 'Resources: Message flag (not shown)', severity: 'decision', since: 1,
+    title: 'A silent mention (@_**name|id**) sets no flag: it names a user without mentioning them.',
+    why: 'The spec knows no silent mention; Zulip\'s syntax has one, which neither notifies nor sets mentioned.',
+    alternate: 'A silent mention is a mention: it sets mentioned.',
   },
   {
     id: 'flags.alert-word-matching', section: 'Resources: Message flag (not shown)', severity: 'decision', since: 1,
@@ -761,6 +767,7 @@ export const GOVERNS: Readonly<Partial<Record<DecisionId, readonly Governed[]>>>
   'flags.error-texts': worded('POST /messages/flags'),
   'flags.inaccessible-messages': whether('POST /messages/flags', ['body.messages*']),
   'flags.event-shape': ANY_EVENT,
+  'flags.silent-mentions': [{ requests: 'GET /messages', at: 'body.messages*flags' }, { requests: 'GET /messages/{id}', at: 'body.message.flags' }],
   'flags.alert-word-matching': [{ requests: 'GET /messages', at: 'body.messages*flags' }, { requests: 'GET /messages/{id}', at: 'body.message.flags' }],
   'scheduled.error-texts': [...worded('PATCH /scheduled_messages/{id}'), ...worded('DELETE /scheduled_messages/{id}'), ...whether('PATCH /scheduled_messages/{id}'), ...refusedAs('PATCH /scheduled_messages/{id}'), ...refusedAs('DELETE /scheduled_messages/{id}')],
   'scheduled.future-timestamp': [...whether('POST /scheduled_messages', ['body.scheduled_message_id']), ...whether('PATCH /scheduled_messages/{id}')],
@@ -1073,6 +1080,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Resources: Message flag', says: 'Only read, starred and collapsed are changeable through the flags operation.', rules: ['flags.only-changeable-flags'] },
   { section: 'Resources: Message flag', says: 'Messages start unread, except ones the user sent from a non-API client.', rules: ['flags.messages-start-unread'] },
   { section: 'Resources: Message flag', says: 'mentioned, the wildcard flags (224), has_alert_word and historical mean what the table says.', rules: ['flags.mention-flags', 'flags.wildcard-mention-flags', 'flags.wildcard-mentioned-before-224', 'flags.alert-word-flag', 'flags.historical-flag'] },
+  { section: 'Resources: Message flag', says: 'mentioned: what a silent mention, a form of Zulip\'s syntax the spec does not know, sets: not shown.', rules: ['flags.silent-mentions'] },
   { section: 'Resources: Message flag', says: 'has_alert_word: in which case an alert word counts, and whether part of a longer word does: not shown.', rules: ['flags.alert-word-matching'] },
   { section: 'Resources: Message flag', says: 'Invariant: all unread messages are in channels the user is subscribed to.', rules: ['flags.unread-only-in-subscribed-channels'] },
   { section: 'Resources: Reminder', says: 'A reminder carries a message, a delivery time and an optional note.', rules: ['reminders.create-returns-id', 'reminders.note-delivered'] },

@@ -138,6 +138,7 @@ export const PINNED: Readonly<Record<string, readonly string[]>> = {
   'flags.error-texts': ['Error cases of the other endpoints (invalid enumerated values'],
   'flags.inaccessible-messages': ['| messages | JSON-encoded array of integers | IDs of the target messages |', 'Error cases of the other endpoints (invalid enumerated values'],
   'flags.event-shape': ['Event names, queues and full payloads: not shown.'],
+  'flags.silent-mentions': ['| mentioned | user mentioned directly or via a user group'],
   'flags.alert-word-matching': ['| has_alert_word | contains one of the user\'s alert words'],
   'scheduled.edits-follow-model': ['Form parameters, all optional:', '| content | string | new content; limit is max_message_length |'],
   'scheduled.type-values': ['| type | string | `direct`, `channel`, `stream`, `private` |'],

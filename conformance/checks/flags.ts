@@ -446,16 +446,15 @@ const mustChecks: Check[] = [
     const plain = (name: string) => !/[*|]/.test(name);
     const groupWith = (role: 'member' | 'other') => groups.find((g) => plain(g.name) && g.members.includes(users[role].id) && !g.members.includes(users[role === 'member' ? 'other' : 'member'].id));
     type Target = 'member' | 'other';
-    // A name no user has and a group that does not exist mention no one.
-    const forms = ['name', 'name|id', '|id', 'silent', 'nobody', 'no group', ...(groupWith('member') && groupWith('other') ? ['group'] : [])];
-    const mentionsNoOne = (form: string) => form === 'silent' || form === 'nobody' || form === 'no group';
+    // A name no user has and a group that does not exist mention no one. (What a silent mention sets is flags.silent-mentions'.)
+    const forms = ['name', 'name|id', '|id', 'nobody', 'no group', ...(groupWith('member') && groupWith('other') ? ['group'] : [])];
+    const mentionsNoOne = (form: string) => form === 'nobody' || form === 'no group';
     const mention = (role: Target, form: string) => {
       const user = users[role];
       switch (form) {
         case 'name': return `@**${user.fullName}**`;
         case 'name|id': return `@**${user.fullName}|${user.id}**`;
         case '|id': return `@**|${user.id}**`;
-        case 'silent': return `@_**${user.fullName}|${user.id}**`;
         case 'nobody': return `@**${context.prefix} nobody**`;
         case 'no group': return `@*${context.prefix} no group*`;
         default: return `@*${groupWith(role)!.name}*`;
@@ -475,6 +474,20 @@ const mustChecks: Check[] = [
         expect(flags!.includes('mentioned') === expected, `${who}'s copy of ${JSON.stringify(content)} has flags ${JSON.stringify(flags)}: mentioned should be ${expected ? 'set' : 'absent'}`);
       }
     }, { runs: context.runsSmokeAtMost(15), boundaries });
+  }),
+
+  check('flags.silent-mentions', async (context) => {
+    const w = await world(context);
+    const { users } = context.probe;
+    if (/[*|]/.test(users.member.fullName)) throw new Skip('member\'s full name holds * or |, which the mention syntax cannot carry');
+    // Each form of a silent mention: by name and ID, and by name alone; member alone, and beside a mention of other.
+    const cases = [`@_**${users.member.fullName}|${users.member.id}**`, `@_**${users.member.fullName}**`].flatMap((silent) => [silent, `${silent} and @**|${users.other.id}**`]);
+    const every = { boundaries: cases.map((one) => fc.constant(one)), exhaustive: true };
+    await context.property(fc.constantFrom(...cases), async (mentions) => {
+      const id = await send(context, 'admin', w.subscribed, `${mentions} ${context.prefix} hello`);
+      const flags = await flagsOfOne(context, id, 'member');
+      expect(!flags.includes('mentioned'), `member's copy of ${JSON.stringify(mentions)}, a silent mention of member, has flags ${JSON.stringify(flags)}: mentioned is set`);
+    }, every);
   }),
 
   check('flags.wildcard-mention-flags', async (context) => {

@@ -916,7 +916,7 @@ function runsOf(list: readonly number[]): Array<[number, number]> {
   return runs;
 }
 
-/** How a message names a user: the spec's table says which forms mention (set `mentioned`) and which are silent. */
+/** How a message names a user: the spec's table says the three forms of a mention set `mentioned`; a silent one is Zulip's (flags.silent-mentions). */
 const MENTION_FORMS = ['name', 'name|id', '|id', 'silent'] as const;
 
 function mentionText(form: (typeof MENTION_FORMS)[number], user: { readonly id: number; readonly fullName: string }): string {
@@ -979,6 +979,8 @@ function sendMessage(as: Role, mentions: ReadonlyArray<{ readonly who: number; r
         }
         if (role !== as) {
           if (named.some((one) => one.role === role && one.form !== 'silent')) flags.add('mentioned');
+          // What a silent mention sets is a decision (flags.silent-mentions): mentioned is open where it names the user alone silently.
+          else if (named.some((one) => one.role === role)) open.add('mentioned');
           for (const flag of wildcardFlags) flags.add(flag);
           // has_alert_word: the message holds one of the recipient's words as registered; another case, or a word inside a longer one, is an open point.
           const found = pool.alertWords[role].map((word) => alertWordIn(content, word));

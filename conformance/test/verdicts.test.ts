@@ -47,7 +47,7 @@ test('--runs raises every property: each rule\'s random cases grow with it; only
   assert.ok(one.size > 60, `${one.size} rules ran properties`);
   const flat = [...one].filter(([, cases]) => cases.random === 0).map(([id]) => id).sort();
   // Every case of these is one of their boundaries: the kinds of typing by op, each op, each wildcard, each casing and neighbour of an alert word.
-  assert.equal(flat, ['flags.alert-word-matching', 'flags.wildcard-mention-flags', 'typing.only-to-receivers', 'typing.reaches-receivers']);
+  assert.equal(flat, ['flags.alert-word-matching', 'flags.silent-mentions', 'flags.wildcard-mention-flags', 'typing.only-to-receivers', 'typing.reaches-receivers']);
   for (const [id, cases] of one) if (cases.random > 0) assert.is(two.get(id)?.random, cases.random * 2, id);
 });
 

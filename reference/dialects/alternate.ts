@@ -189,6 +189,8 @@ export const alternate: DialectDecisions = {
   flagsChecksOpFirst: () => true,
   // Messages the user may not read are skipped silently.
   checkHistoryAccess: () => {},
+  // A silent mention is a mention.
+  silentMentionsSetNothing: () => false,
   // An alert word counts only as registered, and inside a longer word too.
   alertWordsInAnyCase: () => false,
   alertWordsStandApart: () => false,

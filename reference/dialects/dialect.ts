@@ -63,6 +63,7 @@ export const DECIDED_BY: { readonly [Member in keyof DialectDecisions]: Decision
   profileFieldsEvent: 'fields.listing-shape',
   flagsChecksOpFirst: 'flags.error-texts',
   checkHistoryAccess: 'flags.inaccessible-messages',
+  silentMentionsSetNothing: 'flags.silent-mentions',
   alertWordsInAnyCase: 'flags.alert-word-matching',
   alertWordsStandApart: 'flags.alert-word-matching',
   flagsEvent: 'flags.event-shape',

@@ -162,6 +162,7 @@ export const zulip: DialectDecisions = {
       if (!message || (!message.userFlags.has(user.id) && !messageIsAccessible(realm, user, message))) throw new JsonError('Invalid message(s)');
     }
   },
+  silentMentionsSetNothing: () => true,
   alertWordsInAnyCase: () => true,
   alertWordsStandApart: () => true,
   flagsEvent(realm, user, op, flag, modified) {

@@ -74,7 +74,7 @@ export function findMentions(realm: Realm, content: string): Mentions {
   const mentions: Mentions = { users: new Set(), streamWildcard: false, topicWildcard: false };
   const pattern = /(?:^|(?<=[\s'"({[/<]))@(_?)(\*\*([^*]+)\*\*|\*([^*]+)\*)/g;
   for (const match of content.matchAll(pattern)) {
-    if (realm.rules.isSilentMention(match[1]!)) continue;
+    if (realm.rules.isSilentMention(realm, match[1]!)) continue;
     const userText = match[3];
     const groupText = match[4];
     if (groupText !== undefined) {
@@ -143,9 +143,9 @@ function splitsWildcardFlags(realm: Realm): boolean {
   return has(realm.featureLevel, 'splitWildcardMentionFlags');
 }
 
-/** flags.mention-flags: @_ makes a mention silent: it sets no flag. */
-function isSilentMention(marker: string): boolean {
-  return marker === '_';
+/** flags.silent-mentions: @_ makes a mention silent: in Zulip's dialect it sets no flag (the spec knows no silent mention). */
+function isSilentMention(realm: Realm, marker: string): boolean {
+  return marker === '_' && realm.dialect.silentMentionsSetNothing();
 }
 
 /** flags.alert-word-matching: the form in which alert words and the text are compared (in Zulip's dialect, in any case: both in lower case). */

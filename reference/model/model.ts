@@ -456,7 +456,7 @@ export interface SpecRules {
 
   // messages (model/messaging.ts)
   splitsWildcardFlags: (realm: Realm) => boolean;
-  isSilentMention: (marker: string) => boolean;
+  isSilentMention: (realm: Realm, marker: string) => boolean;
   alertWordForm: (realm: Realm, text: string) => string;
   flagsOfNewMessage: (flags: NewMessageFlags) => number;
   rendersByDefault: () => boolean;
@@ -598,6 +598,8 @@ export interface DialectDecisions {
   flagsChecksOpFirst(): boolean;
   // flags.inaccessible-messages
   checkHistoryAccess(realm: Realm, user: User, ids: readonly number[]): void;
+  // flags.silent-mentions
+  silentMentionsSetNothing(): boolean;
   // flags.alert-word-matching
   alertWordsInAnyCase(): boolean;
   alertWordsStandApart(): boolean;
