@@ -156,16 +156,17 @@ test('a difference\'s class is the catalog\'s, whatever the selection: with --on
 });
 
 test('a must difference the expectations file lists is named as listed, with its entry, and fails nothing', async () => {
-  const rule = 'flags.mention-flags';
-  const why = 'this server is known to leave mentions unflagged';
-  const report = await sideBySide({ faults: new Set([rule]) }, {}, 2, 'flags.mention-flags', (a, b) => runDifferential({ ...a, expectations: { expected_failures: { [rule]: why } } }, b));
+  const rule = 'flags.wildcard-mention-flags';
+  const why = 'this server is known to leave channel wildcard mentions unflagged';
+  const report = await sideBySide({ faults: new Set([rule]) }, {}, 2, 'flags.wildcard-mention-flags', (a, b) => runDifferential({ ...a, expectations: { expected_failures: { [rule]: why } } }, b));
   assert.equal(report.differences.map((difference) => [difference.class, difference.rule, difference.side, difference.expected]), [['must', rule, 'target', why]]);
   assert.is(differentialExitCode(report), 0);
-  assert.match(differencesText(report), /flags\.mention-flags: broken by the target, as its expectations file lists: this server is known/);
+  assert.match(differencesText(report), /flags\.wildcard-mention-flags: broken by the target, as its expectations file lists: this server is known/);
 });
 
 test('the reference against itself with one seeded fault: exactly that rule, a must rule the target breaks', async () => {
-  const rule = 'flags.mention-flags';
+  // A fault that changes only what its rule sends: channel wildcard mentions, which no other flags rule writes.
+  const rule = 'flags.wildcard-mention-flags';
   assert.ok(FAULTS[rule] && (FAULTS[rule]!.alsoCaughtBy ?? []).length === 0);
   const report = await sideBySide({ faults: new Set([rule]) }, {}, 2, 'flags.*', (a, b) => runDifferential(a, b));
   assert.equal(report.differences.map((difference) => [difference.class, difference.rule, difference.side]), [['must', rule, 'target']]);

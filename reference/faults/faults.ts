@@ -188,7 +188,7 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
     rules: { markReadOnLeaving: () => () => {} },
   },
   'flags.messages-start-unread': { does: 'new messages arrive read', alsoCaughtBy: ['flags.model-sequence', 'flags.event-shape'], rules: { flagsOfNewMessage: (base) => (flags) => base(flags) | FLAG_BITS.read } },
-  'flags.mention-flags': { does: 'a mention of a user by name and ID sets nothing', rules: { flagsOfNewMessage: (base) => (flags) => base({ ...flags, mentioned: false }) } },
+  'flags.mention-flags': { does: 'mentioned is never set', rules: { flagsOfNewMessage: (base) => (flags) => base({ ...flags, mentioned: false }) } },
   'flags.silent-mentions': { does: 'a silent mention sets mentioned', dialect: { silentMentionsSetNothing: () => () => false } },
   'flags.wildcard-mention-flags': { does: 'a channel wildcard mention sets no flag', rules: { flagsOfNewMessage: (base) => (flags) => base(flags) & ~FLAG_BITS.stream_wildcard_mentioned } },
   'flags.wildcard-mentioned-before-224': { does: 'below level 224 the split wildcard flags are sent', level: 223, rules: { splitsWildcardFlags: () => () => true } },
