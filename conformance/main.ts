@@ -205,11 +205,18 @@ async function startEmbeddedReference(level: number | undefined, dialect: string
 /**
  * The embedded reference stopped while the run still needed it (it crashed, or ended itself stuck
  * in a loop: TEAMCHAT_STALL_EXIT_MS): every later answer would be the harness's, so the run ends
- * at once, without a verdict or a report (exit 3). Not when this process stopped it.
+ * at once, without a verdict or a report (exit 3). Stopped cleanly as asked (Ctrl-C reaches it
+ * too), the run ends as interrupted (130), at once: what it made went with the reference, and a
+ * check finished against a server that is gone would only wait out its retries. Nothing of this
+ * when this process stopped it.
  */
 function endWithEmbeddedReference(child: ChildProcess): void {
   child.once('exit', (code, signal) => {
     if (child.killed) return;
+    if (code === 0 && signal === null) {
+      process.stderr.write('teamchat-conformance: the embedded reference stopped as asked; the run ends (what it made went with it)\n');
+      process.exit(130);
+    }
     process.stderr.write(`teamchat-conformance: the embedded reference stopped during the run (${signal ?? `exit code ${code}`}): the run ends without a verdict\n`);
     process.exit(3);
   });

@@ -533,6 +533,24 @@ test('an embedded reference that stops during the run (a crash, or its own end w
   assert.not.ok(existsSync(report), 'no report of a run without a verdict');
 });
 
+test('Ctrl-C on a run against the embedded reference (SIGINT to both, as a terminal sends it) ends the run at once: exit 130', async () => {
+  const child = spawn(process.execPath, [main, '--runs', '100000', '--only', 'organization.*']);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+  await new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => String(chunk).includes('checking') && resolve()));
+  const reference = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((entry) => {
+    try {
+      return readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1] === String(child.pid);
+    } catch {
+      return false;
+    }
+  }).map(Number);
+  for (const pid of [child.pid!, ...reference]) process.kill(pid, 'SIGINT');
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.is(code, 130, stderr);
+  assert.match(stderr, /interrupted/);
+});
+
 test('killed with its npm, the suite still cleans up what it made, though the pipe it writes to has no reader any more', async () => {
   const reference = await startReference({ port: 0 });
   const profilePath = join(directory, 'parent-killed.json');
