@@ -35,10 +35,13 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     spec: [
       'DRAFT_TYPES', 'DRAFT_KEYS', 'draftTextField', 'REQUIRED_DRAFT_KEYS', 'checkRequiredDraftKeys', 'checkDraftType', 'draftTimestampNow', 'checkTopicWithoutNullBytes',
       'checkOneChannel', 'unaddressedDraft', 'draftsParameter', 'storeDraft', 'idsOfCreatedDrafts', 'announceCreatedDrafts', 'deleteDraftsSilently', 'DRAFT_RULES',
-      'namesOf', 'batchNames', 'editNames', 'namesInBatch', 'channelAddresses', 'channelAddress', 'checkDraft', 'checkChannelDraft', 'checkDirectDraft',
+      'channelAddresses', 'channelAddress', 'checkDraft', 'checkChannelDraft', 'checkDirectDraft',
       'doCreateDrafts', 'doDeleteAllDrafts', 'createDrafts',
     ],
-    open: { checkDraftsSynchronizationEnabled: ['drafts.sync-off-endpoints-refuse'], removeDraft: ['drafts.edit-delete-follow-model'] },
+    open: {
+      checkDraftsSynchronizationEnabled: ['drafts.sync-off-endpoints-refuse'], removeDraft: ['drafts.edit-delete-follow-model'],
+      fieldName: ['drafts.error-texts'], namesOf: ['drafts.error-texts'], batchNames: ['drafts.error-texts'], editNames: ['drafts.error-texts'], namesInBatch: ['drafts.error-texts'],
+    },
     outside: {
       draftDict: 'GET /drafts; POST /register (drafts)', draftsByEditTime: 'GET /drafts; POST /register (drafts)', findDraft: 'PATCH and DELETE /drafts/{id}',
       doEditDraft: 'PATCH /drafts/{id}', doDeleteDraft: 'DELETE /drafts/{id}', getDrafts: 'GET /drafts', editDraft: 'PATCH /drafts/{id}', deleteDraft: 'DELETE /drafts/{id}',
@@ -69,6 +72,10 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     open: {
       listedFieldData: ['fields.listing-shape'], fieldNames: ['fields.name-rules'], namesInUse: ['fields.name-rules'], countName: ['fields.name-rules'],
       profileFieldDict: ['fields.listing-shape'], profileFieldsInOrder: ['fields.listing-shape'], sendProfileFieldsEvent: ['fields.listing-shape'],
+      fieldTypeGiven: ['fields.error-texts'], optionName: ['fields.error-texts'], checkOptionKey: ['fields.field-data-rules'], checkOptionHas: ['fields.field-data-rules'],
+      checkOptionValue: ['fields.field-data-rules'], checkOnlyTextAndOrder: ['fields.field-data-rules'], otherFieldData: ['fields.field-data-rules'],
+      FIELD_DEFAULTS: ['fields.listing-shape'], givenOr: ['fields.listing-shape'], FIELD_DATA_NAME: ['fields.error-texts'], checkTypeFirstInDialect: ['fields.error-texts'],
+      announceCreatedField: ['fields.listing-shape'],
     },
     outside: { getProfileFields: 'GET /realm/profile_fields', deleteProfileField: 'DELETE /realm/profile_fields/{id}' },
   },

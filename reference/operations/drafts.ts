@@ -30,7 +30,7 @@ const REQUIRED_DRAFT_KEYS = ['type', 'to', 'topic', 'content'] as const;
 /** drafts.required-fields: type, to, topic and content; timestamp is optional. */
 function checkRequiredDraftKeys(dict: Record<string, unknown>, name: string): void {
   for (const key of REQUIRED_DRAFT_KEYS) {
-    if (!(key in dict)) throw fieldMissing(`${name}["${key}"]`);
+    if (!(key in dict)) throw fieldMissing(fieldName(name, key));
   }
 }
 
@@ -78,10 +78,10 @@ function idsOfCreatedDrafts(drafts: readonly Draft[]): DraftId[] {
   return drafts.map((draft) => draft.id);
 }
 
-/** drafts.event-to-other-clients */
+/** drafts.event-to-other-clients (a request that creates no draft is announced too, as Zulip does: an event of no drafts). */
 function announceCreatedDrafts(realm: Realm, user: User, drafts: readonly Draft[]): void {
   const audience = realm.rules.ownDataAudience(realm, user);
-  if (drafts.length > 0 && listening(realm, 'drafts', audience)) sendEvent(realm, realm.dialect.draftsEvent('add', drafts), audience);
+  if (listening(realm, 'drafts', audience)) sendEvent(realm, realm.dialect.draftsEvent('add', drafts), audience);
 }
 
 /** drafts.edit-delete-follow-model */
@@ -101,7 +101,7 @@ export const DRAFT_RULES = {
 
 // ---- Validation ---------------------------------------------------------------------------
 
-/** The names of a draft's fields in error texts (`drafts[2]["topic"]`): made once for each position of a batch. */
+/** The names of a draft's fields in error texts (`drafts[2]["topic"]`, drafts.error-texts): made once for each position of a batch. */
 export interface DraftNames {
   readonly draft: string;
   readonly type: string;
@@ -111,11 +111,17 @@ export interface DraftNames {
   readonly timestamp: string;
 }
 
+/** drafts.error-texts: a field's name in a refusal, as Zulip writes it. */
+const fieldName = (name: string, key: string) => `${name}["${key}"]`;
+/** drafts.error-texts: the names of one draft's fields. */
 export const namesOf = (name: string): DraftNames => ({
-  draft: name, type: `${name}["type"]`, to: `${name}["to"]`, topic: `${name}["topic"]`, content: `${name}["content"]`, timestamp: `${name}["timestamp"]`,
+  draft: name, type: fieldName(name, 'type'), to: fieldName(name, 'to'), topic: fieldName(name, 'topic'), content: fieldName(name, 'content'), timestamp: fieldName(name, 'timestamp'),
 });
+/** drafts.error-texts: the names of a batch's drafts, by position. */
 const batchNames: DraftNames[] = [];
+/** drafts.error-texts: the names of an edited draft's fields. */
 const editNames = namesOf('draft');
+/** drafts.error-texts: the names of the draft at a batch's position. */
 const namesInBatch = (index: number): DraftNames => (batchNames[index] ??= namesOf(`drafts[${index}]`));
 
 /** A channel draft's `to`: one array for each channel, shared by its drafts (never changed: an edit replaces it). */

@@ -17,7 +17,11 @@ const MAX_SUMMARY_FIELDS = 2;
 
 /** fields.field-type-required */
 function fieldTypeParameter(params: Params): number {
-  const type = params.int('field_type');
+  return fieldTypeGiven(params.int('field_type'));
+}
+
+/** fields.error-texts: a request without field_type is refused in its own words (the check of the type's values would refuse it anyway). */
+function fieldTypeGiven(type: number | undefined): number {
   if (type === undefined) throw missingArgument('field_type');
   return type;
 }
@@ -49,18 +53,41 @@ function checkSummaryType(type: ProfileFieldType): void {
   if (type === LONG_TEXT || type === USER) throw new JsonError('Field type not supported for display in profile summary.');
 }
 
-/** fields.select-options: each option an object of a non-blank text and order; returns its text. */
+/** fields.select-options: each option an object with a string text and a string order; returns its text. */
 function checkSelectOption(key: string, option: unknown): string {
-  if (key.trim() === '') throw new JsonError("'value' cannot be blank.");
-  const dict = checkDict(option, `field_data["${key}"]`);
+  checkOptionKey(key);
+  const dict = checkDict(option, optionName(key));
   for (const name of ['text', 'order']) {
-    if (!(name in dict)) throw new JsonError(`${name} key is missing from field_data`);
-    if (typeof dict[name] !== 'string') throw new JsonError(`field_data["${key}"]["${name}"] is not a string`);
-    if ((dict[name] as string).trim() === '') throw new JsonError(`field_data["${name}"] cannot be blank.`);
+    checkOptionHas(dict, name);
+    if (typeof dict[name] !== 'string') throw new JsonError(`${optionName(key)}["${name}"] is not a string`);
+    checkOptionValue(name, dict[name] as string);
   }
+  checkOnlyTextAndOrder(dict);
+  return dict.text as string;
+}
+
+/** fields.error-texts: an option's name in a refusal. */
+const optionName = (key: string) => `field_data["${key}"]`;
+
+/** fields.field-data-rules: an option's key is not blank. */
+function checkOptionKey(key: string): void {
+  if (key.trim() === '') throw new JsonError("'value' cannot be blank.");
+}
+
+/** fields.field-data-rules: an option without text or order is refused in Zulip's words (the check of its type would refuse it anyway). */
+function checkOptionHas(dict: Record<string, unknown>, name: string): void {
+  if (!(name in dict)) throw new JsonError(`${name} key is missing from field_data`);
+}
+
+/** fields.field-data-rules: an option's text and order are not blank. */
+function checkOptionValue(name: string, value: string): void {
+  if (value.trim() === '') throw new JsonError(`field_data["${name}"] cannot be blank.`);
+}
+
+/** fields.field-data-rules: an option has no key but text and order. */
+function checkOnlyTextAndOrder(dict: Record<string, unknown>): void {
   const extra = Object.keys(dict).filter((name) => name !== 'text' && name !== 'order');
   if (extra.length > 0) throw new JsonError(`Unexpected arguments: ${extra.join(', ')}`);
-  return dict.text as string;
 }
 
 /** fields.name-optional: the spec's table does not require `name`; a field created without one has the empty name. */
@@ -99,7 +126,13 @@ function checkFieldData(realm: Realm, type: ProfileFieldType, data: Record<strin
       realm.dialect.checkSelectChoiceUnique(texts, text);
       texts.add(text);
     }
+    return realm.dialect.storedFieldData(type, data);
   }
+  return otherFieldData(realm, type, data);
+}
+
+/** fields.field-data-rules: what a field of another type stores (the spec leaves an External account's field_data unstabilized, and no other type uses it). */
+function otherFieldData(realm: Realm, type: ProfileFieldType, data: Record<string, unknown>): unknown {
   if (type === EXTERNAL_ACCOUNT) return realm.dialect.externalAccountData(data);
   return realm.dialect.storedFieldData(type, data);
 }
@@ -140,6 +173,25 @@ export function profileFieldsInOrder(realm: Realm): ProfileField[] {
   return realm.dialect.profileFieldsListed([...realm.profileFields.values()].sort((a, b) => a.order - b.order));
 }
 
+/** fields.listing-shape: what a field is created with where the request does not say (the spec states no defaults; Zulip's). */
+const FIELD_DEFAULTS = { hint: '', required: false, editableByUser: true } as const;
+
+/** fields.listing-shape: a parameter as given, or its default. */
+const givenOr = <T>(given: T | undefined, fallback: T): T => given ?? fallback;
+
+/** fields.error-texts: field_data's name in a refusal. */
+const FIELD_DATA_NAME = 'field_data';
+
+/** fields.error-texts: the alternate dialect refuses an unknown type before anything else (the refusal a request with two faults gets). */
+function checkTypeFirstInDialect(realm: Realm, typeNumber: number): void {
+  if (realm.dialect.checksFieldTypeFirst()) realm.rules.checkFieldType(realm, typeNumber);
+}
+
+/** fields.listing-shape: the new field, to every user's clients. */
+function announceCreatedField(realm: Realm, field: ProfileField): void {
+  sendProfileFieldsEvent(realm, { add: field });
+}
+
 /** fields.listing-shape: the change, to every user's clients. */
 function sendProfileFieldsEvent(realm: Realm, change: ProfileFieldsChange): void {
   if (listening(realm, 'custom_profile_fields', everyone(realm))) sendEvent(realm, realm.dialect.profileFieldsEvent(realm, change), everyone(realm));
@@ -152,13 +204,13 @@ export function createProfileField({ realm, user, params }: Request) {
   realm.rules.checkAdministrator(realm, user, true);
   const level = realm.featureLevel;
   const givenName = params.string('name');
-  const hint = params.string('hint') ?? '';
+  const hint = givenOr(params.string('hint'), FIELD_DEFAULTS.hint);
   const typeNumber = realm.rules.fieldTypeParameter(params);
-  const data = checkDict(params.json('field_data') ?? {}, 'field_data');
+  const data = checkDict(params.json('field_data') ?? {}, FIELD_DATA_NAME);
   const summary = (realm.rules.readsSummaryFlag(realm) ? params.bool('display_in_profile_summary') : undefined) ?? false;
-  const required = (has(level, 'profileFieldRequired') ? params.bool('required') : undefined) ?? false;
-  const editableByUser = (has(level, 'profileFieldEditableByUser') ? params.bool('editable_by_user') : undefined) ?? true;
-  if (realm.dialect.checksFieldTypeFirst()) realm.rules.checkFieldType(realm, typeNumber);
+  const required = givenOr(has(level, 'profileFieldRequired') ? params.bool('required') : undefined, FIELD_DEFAULTS.required);
+  const editableByUser = givenOr(has(level, 'profileFieldEditableByUser') ? params.bool('editable_by_user') : undefined, FIELD_DEFAULTS.editableByUser);
+  checkTypeFirstInDialect(realm, typeNumber);
   if (summary) realm.rules.checkSummaryRoom(realm);
   const type = realm.rules.checkFieldType(realm, typeNumber);
   const fieldData = checkFieldData(realm, type, data);
@@ -171,7 +223,7 @@ export function createProfileField({ realm, user, params }: Request) {
   namesInUse(realm); // counted before the new field is in the map
   realm.profileFields.set(id, field);
   countName(realm, name, 1);
-  sendProfileFieldsEvent(realm, { add: field });
+  announceCreatedField(realm, field);
   return { id: realm.rules.idOfCreatedField(field) };
 }
 
