@@ -40,7 +40,8 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     ],
     open: {
       checkDraftsSynchronizationEnabled: ['drafts.sync-off-endpoints-refuse'], removeDraft: ['drafts.edit-delete-follow-model'],
-      fieldName: ['drafts.error-texts'], namesOf: ['drafts.error-texts'], batchNames: ['drafts.error-texts'], editNames: ['drafts.error-texts'], namesInBatch: ['drafts.error-texts'],
+      fieldName: ['drafts.error-texts'], UNADDRESSED_TOPIC: ['drafts.topic-normalized'], DRAFTS_EVENT: ['drafts.event-shapes'],
+      checkGivenTimestamp: ['drafts.negative-timestamp-rejected'], namesOf: ['drafts.error-texts'], batchNames: ['drafts.error-texts'], editNames: ['drafts.error-texts'], namesInBatch: ['drafts.error-texts'],
     },
     outside: {
       draftDict: 'GET /drafts; POST /register (drafts)', draftsByEditTime: 'GET /drafts; POST /register (drafts)', findDraft: 'PATCH and DELETE /drafts/{id}',

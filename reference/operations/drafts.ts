@@ -60,8 +60,14 @@ function checkOneChannel(channels: readonly number[]): number {
 
 /** drafts.unaddressed-to-ignored: an unaddressed draft's `to` is not read. */
 function unaddressedDraft(_to: readonly number[], content: string, timestamp: number): DraftFields {
-  return { type: '', to: [], topic: '', content, timestamp };
+  return { type: '', to: [], topic: UNADDRESSED_TOPIC, content, timestamp };
 }
+
+/** drafts.topic-normalized: the topic an unaddressed draft keeps (the spec: ignored; Zulip's: ""). */
+const UNADDRESSED_TOPIC = '';
+
+/** drafts.event-shapes: the type of the drafts events a queue asks for (event names are not shown; Zulip's). */
+const DRAFTS_EVENT = 'drafts';
 
 /** drafts.drafts-parameter-optional: omitting `drafts` is an empty batch. */
 function draftsParameter(params: Params): unknown[] {
@@ -81,7 +87,7 @@ function idsOfCreatedDrafts(drafts: readonly Draft[]): DraftId[] {
 /** drafts.event-to-other-clients (a request that creates no draft is announced too, as Zulip does: an event of no drafts). */
 function announceCreatedDrafts(realm: Realm, user: User, drafts: readonly Draft[]): void {
   const audience = realm.rules.ownDataAudience(realm, user);
-  if (listening(realm, 'drafts', audience)) sendEvent(realm, realm.dialect.draftsEvent('add', drafts), audience);
+  if (listening(realm, DRAFTS_EVENT, audience)) sendEvent(realm, realm.dialect.draftsEvent('add', drafts), audience);
 }
 
 /** drafts.edit-delete-follow-model */
@@ -137,11 +143,16 @@ export function checkDraft(realm: Realm, user: User, value: unknown, names: Draf
   const topic = realm.rules.draftTextField(dict.topic ?? '', names.topic);
   const content = realm.dialect.draftContent(realm, realm.rules.draftTextField(dict.content, names.content), names.content);
   const given = dict.timestamp === undefined || dict.timestamp === null ? undefined : checkNumber(dict.timestamp, names.timestamp);
-  if (given !== undefined) realm.dialect.checkDraftTimestamp(realm, given);
+  checkGivenTimestamp(realm, given);
   const timestamp = given === undefined ? realm.rules.draftTimestampNow(realm) : Math.round(given * 1e6) / 1e6;
   if (type === 'stream') return checkChannelDraft(realm, user, to, topic, content, timestamp);
   if (type === 'private') return checkDirectDraft(realm, user, to, topic, content, timestamp);
   return realm.rules.unaddressedDraft(to, content, timestamp);
+}
+
+/** drafts.negative-timestamp-rejected: a timestamp given is checked as the dialect checks one (the spec states no check). */
+function checkGivenTimestamp(realm: Realm, given: number | undefined): void {
+  if (given !== undefined) realm.dialect.checkDraftTimestamp(realm, given);
 }
 
 function checkChannelDraft(realm: Realm, user: User, to: number[], topic: string, content: string, timestamp: number): DraftFields {
