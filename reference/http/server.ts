@@ -144,7 +144,10 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         // A client that keeps its connection and sends again (a poll every 100 ms) would hold the
         // server open: every answer from now on closes its connection, and what is still open
         // after a second is closed.
-        server.on('request', (_req, res) => res.setHeader('connection', 'close'));
+        // Before the handler, which may answer at once (and headers once sent take no more).
+      server.prependListener('request', (_req, res) => {
+        if (!res.headersSent) res.setHeader('connection', 'close');
+      });
         server.close(() => resolve());
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 1000).unref();
