@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
-import { CLASSES_FILE, failedRules, isOwnRule, planOf, reportName, runKey, runsOf } from './mutant-run.js';
+import { CLASSES_FILE, failedRules, isOwnRule, planOf, reportName, runKey, runsOf, STOPPED } from './mutant-run.js';
 import { AREAS, MODULES, builtModule, caughtByMust, classAt, isCurrent, readVerdicts, samePlace, type Area, type Place, type Verdict } from './mutation.js';
 
 const noop = () => {};
@@ -47,11 +47,18 @@ export function drawMutants(seed: number, areas: readonly string[], perArea = 1)
   return drawn;
 }
 
+/**
+ * What the re-run saw when the mutant crashed or hung the reference, which ended the run without a
+ * report: a detection that names no rule. It agrees with any must rule's catch in the record (a
+ * record made before the suite ended such runs named the rules that then failed with the server).
+ */
+export const REFERENCE_STOPPED = 'the reference stopped (the mutant crashed or hung it: no report)';
+
 /** Why the must rules a re-run saw fail make another verdict than the record's, or null. */
 export function differsFrom(verdict: Verdict, must: readonly string[]): string | null {
   const caught = must.length > 0;
   if (caught !== caughtByMust(verdict)) return caught ? `recorded as not caught by a must rule; now ${[...new Set(must)].join(', ')} catch it` : `recorded as caught by ${verdict.must.join(', ')}; now no must rule catches it`;
-  return caught && !must.some((id) => verdict.must.includes(id)) ? `recorded as caught by ${verdict.must.join(', ')}; now by ${[...new Set(must)].join(', ')}` : null;
+  return caught && !must.some((id) => id === REFERENCE_STOPPED || verdict.must.includes(id)) ? `recorded as caught by ${verdict.must.join(', ')}; now by ${[...new Set(must)].join(', ')}` : null;
 }
 
 /**
@@ -92,8 +99,10 @@ export async function recheck(area: string, verdict: Verdict, runs: number, root
     }
     // The record's runner makes the runs it made; only must rules decide the verdict compared.
     const survivorRecheck = !caughtByMust(verdict);
-    spawnSync(process.execPath, [join(copy, 'dist/scripts/mutant-run.js'), area, String(runs), reports], { cwd: copy, stdio: 'ignore', env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: mutant.id, TEAMCHAT_MUTANT_RUNNER: String(runner), ...(survivorRecheck ? { TEAMCHAT_MUTANT_TOP_ONLY: '1' } : {}) } });
-    const must = runsOf(area, runner, { survivorRecheck }).flatMap((run) => failedRules(reportName(reports, mutant.id, run, runner)).filter((rule) => rule.severity === 'must').map((rule) => rule.id));
+    const { status } = spawnSync(process.execPath, [join(copy, 'dist/scripts/mutant-run.js'), area, String(runs), reports], { cwd: copy, stdio: 'ignore', env: { ...process.env, __STRYKER_ACTIVE_MUTANT__: mutant.id, TEAMCHAT_MUTANT_RUNNER: String(runner), ...(survivorRecheck ? { TEAMCHAT_MUTANT_TOP_ONLY: '1' } : {}) } });
+    const named = runsOf(area, runner, { survivorRecheck }).flatMap((run) => failedRules(reportName(reports, mutant.id, run, runner)).filter((rule) => rule.severity === 'must').map((rule) => rule.id));
+    // A run the mutant crashed or hung ends without a report: caught, by no rule it can name.
+    const must = status === STOPPED ? [...named, REFERENCE_STOPPED] : named;
     return { area, verdict, must: [...new Set(must)], differs: differsFrom(verdict, must) };
   } finally {
     rmSync(copy, { recursive: true, force: true });

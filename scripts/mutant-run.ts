@@ -172,6 +172,9 @@ export function classesIn(dir: string): Readonly<Record<string, string>> {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
 }
 
+/** The runner's exit when a run left no finished report: the mutant crashed or hung the reference. */
+export const STOPPED = 3;
+
 function main(): number {
   const [area, runs, dir] = process.argv.slice(2);
   if (!area || !runs || !dir) {
@@ -190,8 +193,9 @@ function main(): number {
     const status = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: RUN_TIMEOUT_MS, env: { ...process.env, TEAMCHAT_STALL_EXIT_MS: String(STALL_EXIT_MS) } }).status;
     if (status === 0) continue;
     // No report, or one of a run stopped at its time: the suite could not run against the mutant
-    // (it hung or crashed the reference, which then ended the run). A detection that names no rule.
-    if (!finishedReport(json)) return 1;
+    // (it hung or crashed the reference, which then ended the run). A detection that names no rule
+    // (STOPPED: any exit but 0 is a kill to Stryker; the re-check tells it from a rule's catch).
+    if (!finishedReport(json)) return STOPPED;
     const rules = countedIn(dir, mutant, run, version);
     if (rules.length > 0) caught = true;
     if (rules.some((rule) => rule.severity === 'must') || (kind !== 'spec' && rules.length > 0)) return 1;
