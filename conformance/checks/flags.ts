@@ -278,6 +278,14 @@ async function stepsMade(context: Context, steps: ReadonlyArray<{ ids: number[];
 // ---- Checks of what the spec states ---------------------------------------------------------
 
 
+/** other's alert words made of letters and digits (POST /register alert_words); a skip where it has none. */
+async function alertWordsOfOther(context: Context): Promise<string[]> {
+  const registered = await fetchState(context, 'other', ['alert_words']);
+  const words = ((registered.alert_words ?? []) as string[]).filter((word) => /^[\p{L}\p{N}]+$/u.test(word));
+  if (words.length === 0) throw new Skip(`'other' has no alert word made of letters and digits (POST /register alert_words)`);
+  return words;
+}
+
 const mustChecks: Check[] = [
   check('flags.required-parameters', async (context) => {
     const w = await world(context);
@@ -524,9 +532,7 @@ const mustChecks: Check[] = [
 
   check('flags.alert-word-flag', async (context) => {
     const w = await world(context);
-    const registered = await fetchState(context, 'other', ['alert_words']);
-    const words = ((registered.alert_words ?? []) as string[]).filter((word) => /^[\p{L}\p{N}]+$/u.test(word));
-    if (words.length === 0) throw new Skip(`'other' has no alert word made of letters and digits (POST /register alert_words)`);
+    const words = await alertWordsOfOther(context);
     // The word as registered: in which case else it counts is flags.alert-word-matching's.
     // The boundaries: the word after a space, in parentheses, and opening the message.
     const [first] = words;
@@ -543,9 +549,7 @@ const mustChecks: Check[] = [
 
   check('flags.alert-word-matching', async (context) => {
     const w = await world(context);
-    const registered = await fetchState(context, 'other', ['alert_words']);
-    const words = ((registered.alert_words ?? []) as string[]).filter((word) => /^[\p{L}\p{N}]+$/u.test(word));
-    if (words.length === 0) throw new Skip(`'other' has no alert word made of letters and digits (POST /register alert_words)`);
+    const words = await alertWordsOfOther(context);
     const word = words[0]!;
     // Every case the decision speaks of: the word in capitals and capitalized (it counts), and each
     // neighbour that makes it part of a longer word (it does not): a letter, a digit or an underscore, before or after.

@@ -484,6 +484,17 @@ async function gone(pid: number): Promise<void> {
   while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
+/** The processes whose parent is `pid` (from /proc: no tool needed). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((entry) => {
+    try {
+      return readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1] === String(pid);
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
 test('the suite ends, cleaning up, when the npm process that started it ends, even killed outright; so does its embedded reference', async () => {
   // A stand-in for npm: it starts the suite as npm run does, says its PID, and is then killed with SIGKILL, which it cannot pass on.
   const starter = spawn(process.execPath, ['-e', `
@@ -497,14 +508,7 @@ test('the suite ends, cleaning up, when the npm process that started it ends, ev
     if (match) resolve(Number(match[1]));
   }));
   // The embedded reference is the suite's child: it must end too.
-  const children = () => readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((entry) => {
-    try {
-      return readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1] === String(pid);
-    } catch {
-      return false;
-    }
-  }).map(Number);
-  const reference = children();
+  const reference = childrenOf(pid);
   starter.kill('SIGKILL');
   await gone(pid);
   for (const child of reference) await gone(child);
@@ -518,13 +522,7 @@ test('an embedded reference that stops during the run (a crash, or its own end w
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
   await new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => String(chunk).includes('checking') && resolve()));
-  const reference = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((entry) => {
-    try {
-      return readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1] === String(child.pid);
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  const reference = childrenOf(child.pid!);
   assert.is(reference.length, 1, 'the embedded reference is the suite\'s one child');
   process.kill(reference[0]!, 'SIGKILL');
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -538,13 +536,7 @@ test('Ctrl-C on a run against the embedded reference (SIGINT to both, as a termi
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
   await new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => String(chunk).includes('checking') && resolve()));
-  const reference = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).filter((entry) => {
-    try {
-      return readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1] === String(child.pid);
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  const reference = childrenOf(child.pid!);
   for (const pid of [child.pid!, ...reference]) process.kill(pid, 'SIGINT');
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.is(code, 130, stderr);

@@ -145,9 +145,9 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         // server open: every answer from now on closes its connection, and what is still open
         // after a second is closed.
         // Before the handler, which may answer at once (and headers once sent take no more).
-      server.prependListener('request', (_req, res) => {
-        if (!res.headersSent) res.setHeader('connection', 'close');
-      });
+        server.prependListener('request', (_req, res) => {
+          if (!res.headersSent) res.setHeader('connection', 'close');
+        });
         server.close(() => resolve());
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 1000).unref();
