@@ -617,7 +617,7 @@ export const RULES = [
   },
   {
     id: 'emoji.permission', section: 'Authentication ("Which roles may upload emoji: not shown")', severity: 'decision', since: 1,
-    title: 'Every member may upload (Zulip\'s default can_add_custom_emoji_group, role:members), guests never; an emoji is removed (deactivated) by an administrator or its author ("Must be an organization administrator or emoji author").',
+    title: 'Every member may upload (Zulip\'s default can_add_custom_emoji_group, role:members), guests never; a user the configuration does not let upload gets "Insufficient permission"; an emoji is removed (deactivated) by an administrator or its author ("Must be an organization administrator or emoji author").',
     why: 'The spec says only that it depends on the organization\'s configuration; Zulip\'s default is used, and /register says who may (realm_can_add_custom_emoji_group).',
     alternate: 'Administrators only; any uploader may remove any emoji.',
   },
