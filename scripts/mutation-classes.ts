@@ -58,7 +58,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
       mayUploadEmoji: ['emoji.permission'], isWhole: ['emoji.images-only'], IHDR: ['emoji.images-only'], IEND: ['emoji.images-only'], isWholePng: ['emoji.images-only'],
       EXTENSIONS: ['emoji.listing-shape'], extension: ['emoji.listing-shape'], realmEmojiDict: ['emoji.listing-shape'], emojiDict: ['emoji.listing-shape'],
       sendEmojiEvent: ['emoji.listing-shape'], refuseGuests: ['emoji.permission'], checkNameFree: ['emoji.name-rules'], checkOtherImage: ['emoji.image-bytes'],
-      checkWholeImage: ['emoji.images-only'], notPermittedToUpload: ['emoji.permission'], invalidImageFormat: ['emoji.image-bytes', 'emoji.images-only'], replaceEmoji: ['emoji.listing-shape'],
+      checkWholeImage: ['emoji.images-only'], invalidImageFormat: ['emoji.image-bytes', 'emoji.images-only'], replaceEmoji: ['emoji.listing-shape'],
     },
     outside: {
       getRealmEmoji: 'GET /realm/emoji', deleteEmoji: 'DELETE /realm/emoji/{name}', TYPES: 'GET /user_avatars/1/emoji/images/{file} (the image served at source_url)',
