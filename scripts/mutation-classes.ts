@@ -58,7 +58,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
       mayUploadEmoji: ['emoji.permission'], isWhole: ['emoji.images-only'], IHDR: ['emoji.images-only'], IEND: ['emoji.images-only'], isWholePng: ['emoji.images-only'],
       EXTENSIONS: ['emoji.listing-shape'], extension: ['emoji.listing-shape'], realmEmojiDict: ['emoji.listing-shape'], emojiDict: ['emoji.listing-shape'],
       sendEmojiEvent: ['emoji.listing-shape'], refuseGuests: ['emoji.permission'], checkNameFree: ['emoji.name-rules'], checkOtherImage: ['emoji.image-bytes'],
-      checkWholeImage: ['emoji.images-only'], invalidImageFormat: ['emoji.image-bytes', 'emoji.images-only'], replaceEmoji: ['emoji.listing-shape'],
+      checkWholeImage: ['emoji.images-only'], notPermittedToUpload: ['emoji.permission'], invalidImageFormat: ['emoji.image-bytes', 'emoji.images-only'], replaceEmoji: ['emoji.listing-shape'],
     },
     outside: {
       getRealmEmoji: 'GET /realm/emoji', deleteEmoji: 'DELETE /realm/emoji/{name}', TYPES: 'GET /user_avatars/1/emoji/images/{file} (the image served at source_url)',
@@ -88,7 +88,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     ],
     open: {
       flagTableAt: ['flags.error-texts'], checkFlagInTable: ['flags.error-texts'], missingNamed: ['flags.error-texts'], checkHistoryAccess: ['flags.inaccessible-messages'], announceFlags: ['flags.event-shape'],
-      messageDetails: ['flags.event-shape'], flagsParameters: ['flags.error-texts'],
+      messageDetails: ['flags.event-shape'], flagsParameters: ['flags.error-texts'], MESSAGES_NAMED: ['flags.error-texts'],
     },
     outside: {},
   },
@@ -97,7 +97,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     open: {
       MAX_NOTE_LENGTH: ['reminders.parameters'], HOUR: ['reminders.parameters'], hashEncode: ['reminders.delivery'], messageUrl: ['reminders.delivery'], reminderContent: ['reminders.delivery'],
       reminderDict: ['reminders.listing-shape'], sendRemindersEvent: ['reminders.listing-shape'], failLateReminders: ['reminders.delivery'], withoutBlankEdges: ['reminders.delivery'],
-      REMINDER_CLIENT: ['reminders.delivery'], inOrderOfTime: ['reminders.delivery'], inIdOrder: ['reminders.delivery'],
+      REMINDER_CLIENT: ['reminders.delivery'], noNote: ['reminders.delivery'], inOrderOfTime: ['reminders.delivery'], inIdOrder: ['reminders.delivery'],
       deliveryTimeOf: ['reminders.parameters'], checkMessageReadable: ['reminders.parameters'], checkNoteLength: ['reminders.parameters'],
     },
     outside: { remindersOf: 'GET /reminders; POST /register (reminders)', getReminders: 'GET /reminders', deleteReminder: 'DELETE /reminders/{id}' },

@@ -176,7 +176,7 @@ function activeEmoji(realm: Realm, name: string): CustomEmoji | undefined {
 export function uploadEmoji({ realm, user, path, files }: Request) {
   refuseGuests(user);
   const name = checkEmojiName(realm, path.emoji_name!);
-  if (!realm.rules.mayUploadEmojiByConfiguration(realm, user)) throw new JsonError('Insufficient permission');
+  if (!realm.rules.mayUploadEmojiByConfiguration(realm, user)) throw notPermittedToUpload();
   const existing = activeEmoji(realm, name);
   checkNameFree(realm, existing);
   const file = realm.rules.checkOneFile(files);
@@ -194,6 +194,9 @@ export function uploadEmoji({ realm, user, path, files }: Request) {
 function refuseGuests(user: User): void {
   if (user.role === 'guest') throw new JsonError('Not allowed for guest users');
 }
+
+/** emoji.permission: the words of the refusal of a user the configuration does not let upload (the spec shows none). */
+const notPermittedToUpload = () => new JsonError('Insufficient permission');
 
 /** emoji.name-rules: whether an active emoji's name may be taken again. */
 function checkNameFree(realm: Realm, existing: CustomEmoji | undefined): void {
