@@ -138,9 +138,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     ],
     open: {
       messageIsAccessible: ['flags.inaccessible-messages', 'general.channel-history-read', 'reminders.parameters'], userFlagBits: ['flags.inaccessible-messages'],
-      announceMessage: ['flags.event-shape'], messageDict: ['general.message-rendering'], checkChannelTopic: ['scheduled.topic-normalized'],
-      rendersByDefault: ['general.message-rendering'], renderContent: ['general.message-rendering'], renderZulipMarkdown: ['general.message-rendering'], escapeHtml: ['general.message-rendering'],
-      renderInline: ['general.message-rendering'], mentionedUser: ['general.message-rendering'],
+      announceMessage: ['flags.event-shape'], checkChannelTopic: ['scheduled.topic-normalized'], rendersByDefault: ['general.message-rendering'], mentionedUser: ['general.message-rendering'],
       mentionName: ['general.message-rendering'], isLaterChannelWildcard: ['general.message-rendering'], countsAt: ['flags.alert-word-matching'], alertWordForm: ['flags.alert-word-matching'], isSenderUnalerted: ['flags.alert-word-matching'], isSilentMention: ['flags.silent-mentions'],
       API_CLIENT: ['general.message-rendering'],
     },

@@ -7,7 +7,7 @@ import { UNICODE_NAME, emojiDict, mayUploadEmoji } from '../operations/emoji.js'
 import { profileFieldDict } from '../operations/fields.js';
 import { has } from '../model/levels.js';
 import { messageUrl } from '../operations/reminders.js';
-import { escapeHtml } from '../model/messaging.js';
+import { escapeHtml } from '../model/rendering.js';
 import type { DialectDecisions, DraftId } from '../model/model.js';
 import { JsonError } from '../model/params.js';
 import { checkEditedTopic } from '../operations/scheduled.js';

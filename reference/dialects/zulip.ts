@@ -6,7 +6,8 @@ import { ASCII_NAME, realmEmojiDict } from '../operations/emoji.js';
 import { SELECT, namesInUse, profileFieldDict, profileFieldsInOrder } from '../operations/fields.js';
 import { messageDetails } from '../operations/flags.js';
 import { has } from '../model/levels.js';
-import { checkChannelTopic, doSendMessage, messageIsAccessible, renderContent, renderZulipMarkdown } from '../model/messaging.js';
+import { checkChannelTopic, doSendMessage, mentionedUser, messageIsAccessible } from '../model/messaging.js';
+import { renderContent, renderZulipMarkdown } from '../model/rendering.js';
 import type { DialectDecisions, MessageId, User, UserId } from '../model/model.js';
 import { JsonError, missingArgument } from '../model/params.js';
 import { messageUrl, reminderContent } from '../operations/reminders.js';
@@ -27,7 +28,7 @@ export const zulip: DialectDecisions = {
     const headers: Record<string, string> = error.status === 401 ? { 'WWW-Authenticate': 'Basic realm="zulip"' } : {};
     return { status: error.status, headers, body: { result: 'error', msg, code: error.code, ...error.extra } };
   },
-  renderContent: renderZulipMarkdown,
+  renderContent: (realm, content) => renderZulipMarkdown(realm, content, mentionedUser),
 
   // ---- drafts ----
   draftsReadableWhileSynchronizationOff: () => false,

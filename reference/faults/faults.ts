@@ -12,7 +12,7 @@ import { LONG_TEXT } from '../operations/fields.js';
 import { has } from '../model/levels.js';
 import { FLAG_BITS, type DialectDecisions, type Realm, type ScheduledMessage, type ScheduledMessageId, type SpecRules, type UserId } from '../model/model.js';
 import { JsonError, missingArgument } from '../model/params.js';
-import { escapeHtml } from '../model/messaging.js';
+import { escapeHtml } from '../model/rendering.js';
 import { bool } from '../operations/settings.js';
 import { characterLength, normalizeContent } from '../model/text.js';
 import { derivedFault } from './derived.js';

@@ -1,6 +1,7 @@
 // Messages as the organization holds them: sending to a channel or to users, each recipient's
-// own flags, who may read one, mentions and alert words, rendering. In Zulip's shapes; the spec's
-// flag table says what each flag means. The endpoints that send and read them are support/messages.ts.
+// own flags, who may read one, mentions and alert words. In Zulip's shapes; the spec's flag table
+// says what each flag means. How a message is shown (its dict, its rendered content) is
+// rendering.ts; the endpoints that send and read messages are support/messages.ts.
 
 import { listening, sendEvent } from './events.js';
 import { has } from './levels.js';
@@ -9,6 +10,7 @@ import {
 } from './model.js';
 import { JsonError } from './params.js';
 import { truncateTopic } from './text.js';
+import { messageDict } from './rendering.js';
 
 // ---- Access ---------------------------------------------------------------------------------
 
@@ -212,81 +214,11 @@ function announceMessage(realm: Realm, message: Message): void {
   }
 }
 
-/** general.message-rendering: the dialect renders content as HTML. */
-export function renderContent(realm: Realm, content: string): string {
-  return realm.dialect.renderContent(realm, content);
-}
-
-/**
- * general.message-rendering: Zulip's HTML for the basics of its Markdown: paragraphs and line
- * breaks, **strong**, *emphasis*, ~~strike~~, `code`, links, and user mentions; anything else stays text.
- */
-export function renderZulipMarkdown(realm: Realm, content: string): string {
-  return content
-    .split(/\n[ \t]*\n+/)
-    .filter((paragraph) => paragraph.trim() !== '')
-    .map((paragraph) => `<p>${renderInline(realm, paragraph.trim()).replace(/\n/g, '<br>\n')}</p>`)
-    .join('\n');
-}
-
-/** general.message-rendering: text inside the HTML of rendered content. */
-export const escapeHtml = (text: string) => text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
-
-/** general.message-rendering: inline markup, code spans first (nothing inside them is markup), then the rest. */
-function renderInline(realm: Realm, text: string): string {
-  return text.split(/(`[^`\n]+`)/).map((piece, index) => {
-    if (index % 2 === 1) return `<code>${escapeHtml(piece.slice(1, -1))}</code>`;
-    return escapeHtml(piece)
-      .replace(/(^|[\s(])(https?:\/\/[^\s<"]+[^\s<".,;:!?)])/g, '$1<a href="$2">$2</a>')
-      .replace(/(^|[\s'(])@(_?)\*\*([^*]+)\*\*/g, (whole, before: string, silent: string, name: string) => {
-        const user = mentionedUser(realm, name);
-        if (!user) return whole;
-        return `${before}<span class="user-mention${silent ? ' silent' : ''}" data-user-id="${user.id}">${silent ? '' : '@'}${escapeHtml(user.fullName)}</span>`;
-      })
-      .replace(/\*\*(?=\S)([^*]+?)\*\*/g, '<strong>$1</strong>')
-      .replace(/(^|[^*\w])\*(?=\S)([^*]+?)\*(?![*\w])/g, '$1<em>$2</em>')
-      .replace(/~~(?=\S)([^~]+?)~~/g, '<del>$1</del>');
-  }).join('');
-}
-
 /** general.message-rendering: the user a rendered mention names. */
-function mentionedUser(realm: Realm, text: string): User | undefined {
+export function mentionedUser(realm: Realm, text: string): User | undefined {
   const [name, id] = text.split('|');
   if (id !== undefined && /^\d+$/.test(id.trim())) return realm.users.get(Number(id) as UserId);
   return [...realm.users.values()].find((candidate) => candidate.fullName.toLowerCase() === name!.trim().toLowerCase());
-}
-
-/** general.message-rendering (GET /messages is not shown): a message as Zulip's API shows it; content rendered unless the client asks for the raw text. */
-export function messageDict(realm: Realm, message: Message, applyMarkdown = false): Record<string, unknown> {
-  const sender = realm.users.get(message.senderId)!;
-  const base = {
-    id: message.id,
-    sender_id: sender.id,
-    sender_full_name: sender.fullName,
-    sender_email: sender.email,
-    sender_realm_str: '',
-    content: applyMarkdown ? renderContent(realm, message.content) : message.content,
-    content_type: applyMarkdown ? 'text/html' : 'text/x-markdown',
-    timestamp: message.timestamp,
-    client: message.client,
-    is_me_message: false,
-    reactions: [],
-    submessages: [],
-    topic_links: [],
-    avatar_url: null,
-  };
-  if (message.recipient.type === 'stream') {
-    const channel = realm.channels.get(message.recipient.channelId)!;
-    return { ...base, type: 'stream', stream_id: channel.id, display_recipient: channel.name, subject: message.recipient.topic, recipient_id: channel.id };
-  }
-  const participants = message.recipient.userIds.map((id) => realm.users.get(id)!).sort((a, b) => a.email.localeCompare(b.email));
-  return {
-    ...base,
-    type: 'private',
-    subject: '',
-    recipient_id: 0,
-    display_recipient: participants.map((user) => ({ id: user.id, email: user.email, full_name: user.fullName, is_mirror_dummy: false })),
-  };
 }
 
 // ---- Operations ------------------------------------------------------------------------------

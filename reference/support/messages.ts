@@ -7,7 +7,8 @@ import { has, hasShape } from '../model/levels.js';
 import { FLAG_BITS, type Channel, type ChannelId, type Message, type Realm, type Recipient, type User, type UserId } from '../model/model.js';
 import { JsonError, pathId } from '../model/params.js';
 import { normalizeContent } from '../model/text.js';
-import { checkChannelId, checkChannelTopic, doSendMessage, findAccessibleMessage, flagNames, messageDict, messageIsAccessible, userFlagBits } from '../model/messaging.js';
+import { checkChannelId, checkChannelTopic, doSendMessage, findAccessibleMessage, flagNames, messageIsAccessible, userFlagBits } from '../model/messaging.js';
+import { messageDict } from '../model/rendering.js';
 
 function findChannelForSending(realm: Realm, sender: User, to: string): Channel {
   let value: unknown = to;
