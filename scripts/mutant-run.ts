@@ -59,13 +59,14 @@ const TABLE_RULES = 'defaults.settings-at-their-levels,defaults.enum-values,defa
  * is checked by the rules its code keeps: the settings tables by the defaults' and the drafts'
  * (synchronization switched off deletes the drafts), users by the defaults' (new users) and the
  * drafts' (own data is told to the user's other clients) and the general ones (administrators),
- * messages and channels by the flags', the HTTP layer by the general ones. From runner 3 the
+ * messages and channels by the flags', a message's addresses by the scheduled messages', the HTTP
+ * layer by the general ones. From runner 3 the
  * organization's model is in every selection but the HTTP layer's: its actors issue every
  * operation of the spec, change their settings and the defaults, send mentions and alert words,
  * and leave and join a channel, and after each step it reads every actor's drafts, scheduled
  * messages, settings and flags, so that a mutant is caught wherever a must rule can see it.
  */
-const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*', channels: 'flags.*' };
+const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*', addresses: 'scheduled.*', channels: 'flags.*' };
 export const areaSelection = (area: string, version: number = RUNNER) =>
   area === 'general' ? 'general.*' : `${SHARED[area] ?? `${area}.*`},general.*${version >= 3 ? ',organization.*' : ''}`;
 

@@ -134,15 +134,20 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   messages: {
     spec: [
       'isInHistory', 'flagNames', 'STREAM_WILDCARDS', 'findMentions', 'containsAlertWord', 'splitsWildcardFlags',
-      'flagsOfNewMessage', 'MESSAGE_RULES', 'recipientUserIds', 'doSendMessage', 'isEmptyTopicName', 'checkChannelId', 'checkDirectRecipientIds',
+      'flagsOfNewMessage', 'MESSAGE_RULES', 'recipientUserIds', 'doSendMessage',
     ],
     open: {
       messageIsAccessible: ['flags.inaccessible-messages', 'general.channel-history-read', 'reminders.parameters'], userFlagBits: ['flags.inaccessible-messages'],
-      announceMessage: ['flags.event-shape'], checkChannelTopic: ['scheduled.topic-normalized'], rendersByDefault: ['general.message-rendering'], mentionedUser: ['general.message-rendering'],
+      announceMessage: ['flags.event-shape'], rendersByDefault: ['general.message-rendering'], mentionedUser: ['general.message-rendering'],
       mentionName: ['general.message-rendering'], isLaterChannelWildcard: ['general.message-rendering'], countsAt: ['flags.alert-word-matching'], alertWordForm: ['flags.alert-word-matching'], isSenderUnalerted: ['flags.alert-word-matching'], isSilentMention: ['flags.silent-mentions'],
       API_CLIENT: ['general.message-rendering'],
     },
     outside: { findAccessibleMessage: 'GET /messages/{id}' },
+  },
+  addresses: {
+    spec: ['isEmptyTopicName', 'checkChannelId', 'checkDirectRecipientIds'],
+    open: { checkChannelTopic: ['scheduled.topic-normalized'] },
+    outside: {},
   },
   users: {
     spec: ['checkAdministrator', 'settingsOfNewUser', 'ownDataAudience', 'USER_RULES'],

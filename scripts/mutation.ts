@@ -39,7 +39,7 @@ import { CLASSES_FILE, RUNNER, SEEDS, TOP_LEVEL, countedIn, edgeLevels, failedRu
  */
 export const MODULES = {
   defaults: 'operations/defaults', drafts: 'operations/drafts', emoji: 'operations/emoji', fields: 'operations/fields', flags: 'operations/flags', reminders: 'operations/reminders',
-  scheduled: 'operations/scheduled', typing: 'operations/typing', settings: 'operations/settings', messages: 'model/messaging', users: 'support/users', channels: 'support/channels',
+  scheduled: 'operations/scheduled', typing: 'operations/typing', settings: 'operations/settings', messages: 'model/messaging', addresses: 'model/addresses', users: 'support/users', channels: 'support/channels',
   general: 'http/handler',
 } as const;
 export type Area = keyof typeof MODULES;
