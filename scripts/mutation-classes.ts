@@ -139,7 +139,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     open: {
       messageIsAccessible: ['flags.inaccessible-messages', 'general.channel-history-read', 'reminders.parameters'], userFlagBits: ['flags.inaccessible-messages'],
       announceMessage: ['flags.event-shape'], rendersByDefault: ['general.message-rendering'], mentionedUser: ['general.message-rendering'],
-      mentionName: ['general.message-rendering'], isLaterChannelWildcard: ['general.message-rendering'], countsAt: ['flags.alert-word-matching'], alertWordForm: ['flags.alert-word-matching'], isSenderUnalerted: ['flags.alert-word-matching'], isSilentMention: ['flags.silent-mentions'],
+      mentionName: ['general.message-rendering'], isLaterChannelWildcard: ['general.message-rendering'], countsAt: ['flags.alert-word-matching'], alertWordForm: ['flags.alert-word-matching'], isSenderUnalerted: ['flags.alert-word-matching'], isSilentMention: ['flags.silent-mentions'], mentioningOnly: ['flags.silent-mentions'],
       API_CLIENT: ['general.message-rendering'],
     },
     outside: { findAccessibleMessage: 'GET /messages/{id}' },

@@ -74,8 +74,7 @@ const STREAM_WILDCARDS = ['all', 'everyone', 'stream'];
 export function findMentions(realm: Realm, content: string): Mentions {
   const mentions: Mentions = { users: new Set(), streamWildcard: false, topicWildcard: false };
   const pattern = /(?:^|(?<=[\s'"({[/<]))@(_?)(\*\*([^*]+)\*\*|\*([^*]+)\*)/g;
-  for (const match of content.matchAll(pattern)) {
-    if (realm.rules.isSilentMention(realm, match[1]!)) continue;
+  for (const match of mentioningOnly(realm, content.matchAll(pattern))) {
     const userText = match[3];
     const groupText = match[4];
     if (groupText !== undefined) {
@@ -95,6 +94,11 @@ export function findMentions(realm: Realm, content: string): Mentions {
     }
   }
   return mentions;
+}
+
+/** flags.silent-mentions: the mentions that may set flags; a silent one (@_) is left out where the dialect says it sets nothing. */
+function mentioningOnly(realm: Realm, matches: Iterable<RegExpMatchArray>): RegExpMatchArray[] {
+  return [...matches].filter((match) => !realm.rules.isSilentMention(realm, match[1]!));
 }
 
 /** Zulip's syntax (the spec shows none, general.message-rendering): a name between the stars, its spaces trimmed. */
