@@ -399,6 +399,10 @@ async function main(): Promise<number> {
       coverageAnalysis: 'off',
       concurrency: Number(values.concurrency ?? 2),
       timeoutMS: 180_000,
+      // The initial run is the unmutated reference's whole plan, one run after another (16 for
+      // flags, 37 for the settings tables): a minute a run, where Stryker's default is five
+      // minutes for all of them, which a loaded machine overran with flags' sixteen.
+      dryRunTimeoutMinutes: Math.max(5, planOf(area).length),
       reporters: ['json', 'clear-text'],
       jsonReporter: { fileName: `reports/mutation-${area}.json` },
       tempDirName: '.stryker-tmp',
