@@ -88,7 +88,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     ],
     open: {
       flagTableAt: ['flags.error-texts'], checkFlagInTable: ['flags.error-texts'], missingNamed: ['flags.error-texts'], checkHistoryAccess: ['flags.inaccessible-messages'], announceFlags: ['flags.event-shape'],
-      messageDetails: ['flags.event-shape'], flagsParameters: ['flags.error-texts'], MESSAGES_NAMED: ['flags.error-texts'],
+      messageDetails: ['flags.event-shape'], flagsParameters: ['flags.error-texts'],
     },
     outside: {},
   },
