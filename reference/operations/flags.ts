@@ -181,10 +181,13 @@ export function messageDetails(realm: Realm, user: User, ids: number[]): Record<
 
 // ---- Operations ---------------------------------------------------------------------------
 
+/** flags.error-texts: the name a refusal of a messages parameter that is no list of IDs gives ('messages is not a list'); the refusal itself is flags.required-parameters'. */
+const MESSAGES_NAMED = 'messages';
+
 function checkMessages(params: Params): number[] {
   const list = params.list('messages');
   missingNamed(list, 'messages');
-  return checkIntList(list, 'messages');
+  return checkIntList(list, MESSAGES_NAMED);
 }
 
 function checkOp({ realm, params }: Request): FlagOperation {
