@@ -181,7 +181,7 @@ export function messageDetails(realm: Realm, user: User, ids: number[]): Record<
 
 // ---- Operations ---------------------------------------------------------------------------
 
-/** flags.error-texts: the name a refusal of a messages parameter that is no list of IDs gives ('messages is not a list'); the refusal itself is flags.required-parameters'. */
+/** flags.error-texts: the name a refusal of a messages parameter that is no list of IDs gives ('messages is not a list'); the refusal itself stays in checkMessages. */
 const MESSAGES_NAMED = 'messages';
 
 function checkMessages(params: Params): number[] {
