@@ -48,6 +48,8 @@ export const BEHAVIOURS = {
   directTypeName: 174,
   /** `channel` as a synonym of `stream` in message types. */
   channelTypeName: 248,
+  /** read_by_sender in POST /messages: the sender's own copy may start read. */
+  readBySender: 236,
   /** Empty topic names are valid for channel messages. */
   emptyTopicNames: 334,
   /** ignored_because_not_subscribed_channels in the flags response. */

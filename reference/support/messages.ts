@@ -62,7 +62,7 @@ export function sendMessage({ realm, user, params }: Request) {
   const to = params.requiredString('to');
   const topicParam = params.string('topic') ?? params.string('subject');
   const content = normalizeContent(params.requiredString('content'), realm.settings.maxMessageLength);
-  const readBySender = params.bool('read_by_sender') ?? false;
+  const readBySender = has(realm.featureLevel, 'readBySender') ? params.bool('read_by_sender') ?? false : false;
   params.has('queue_id');
   params.has('local_id');
   let recipient: Recipient;

@@ -127,6 +127,23 @@ test('ignored_parameters_unsupported lists unused names, sorted, from feature le
   }
 });
 
+test('POST /messages reads read_by_sender from feature level 236, as Zulip 8.0; before, it is ignored and listed as such', async () => {
+  for (const [level, read] of [[236, true], [235, false]] as const) {
+    const at = await TestServer.start({ featureLevel: level });
+    try {
+      const sent = await at.call('other', 'POST', '/messages', { type: 'private', to: JSON.stringify([at.userId('member')]), content: 'read by its sender?', read_by_sender: 'true' });
+      assert.is(sent.status, 200);
+      assert.is('ignored_parameters_unsupported' in sent.body, !read, `level ${level}`);
+      const own = await at.call('other', 'GET', `/messages/${sent.body.id}`);
+      const theirs = await at.call('member', 'GET', `/messages/${sent.body.id}`);
+      assert.is(own.body.message.flags.includes('read'), read, `the sender's copy at level ${level}`);
+      assert.not.ok(theirs.body.message.flags.includes('read'), `the recipient's copy at level ${level}`);
+    } finally {
+      await at.close();
+    }
+  }
+});
+
 test('a body over the limit gets a JSON 413 and changes nothing', async () => {
   const count = server.reference.realm.usersByEmail.get('hamlet@example.com')!.drafts.size;
   const content = 'x'.repeat(LIMITS.fieldBytes);
