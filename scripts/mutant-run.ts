@@ -9,7 +9,8 @@
 // Stryker's active mutant, `none` for the unmutated reference, whose reports are the baseline), so
 // that the verdict names every rule that caught it. A spec mutant's runs stop at the first must
 // rule that fails, an open point's at the first rule, and a mutant outside the spec runs once
-// (`runsOf`): more runs would not change its score. A decision the alternate dialect decides
+// (`runsOf`): more runs would not change its score; an equivalent or gap the lists explain makes
+// level 415's runs at seed 1 alone, which tell whether the list is still true. A decision the alternate dialect decides
 // otherwise fails in its baseline too: a rule catches a mutant only where it fails and passed in
 // the baseline's same run. Exits 0 when no rule caught the mutant.
 
@@ -158,12 +159,15 @@ export const countedIn = (dir: string, mutant: string, run: Run, version: number
  * The runs a mutant makes of its runner's plan: a mutant outside the spec, which no score counts,
  * runs once (its verdict is kept for the record); a re-check of a survivor takes level 415's runs
  * at the first seed, in both dialects (no must rule may catch it there either, and all its runs
- * would cost npm test a minute or two).
+ * would cost npm test a minute or two). So does a survivor the lists already explain, an
+ * equivalent or a gap of the module as it is (`listed`): its score is that of a survivor whatever
+ * more runs would find (an equivalent counts in no score; a gap counts as not caught), and those
+ * two runs tell whether the list is still true; the whole plan would make it run 16 to 37 times.
  */
-export function runsOf(area: string, version: number, { kind = 'spec', survivorRecheck = false }: { kind?: string; survivorRecheck?: boolean } = {}): Run[] {
+export function runsOf(area: string, version: number, { kind = 'spec', survivorRecheck = false, listed = false }: { kind?: string; survivorRecheck?: boolean; listed?: boolean } = {}): Run[] {
   const plan = planOf(area, version);
   if (version >= 2 && kind === 'outside') return plan.slice(0, 1);
-  return survivorRecheck ? plan.filter((run) => run.level === TOP_LEVEL && run.seed === SEEDS[0]) : plan;
+  return survivorRecheck || listed ? plan.filter((run) => run.level === TOP_LEVEL && run.seed === SEEDS[0]) : plan;
 }
 
 /** The class of each mutant of the run, by Stryker's ID (written by `npm run mutation` before Stryker starts): none, every mutant is spec code. */
@@ -171,6 +175,13 @@ export const CLASSES_FILE = 'classes.json';
 export function classesIn(dir: string): Readonly<Record<string, string>> {
   const file = join(dir, CLASSES_FILE);
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+}
+
+/** The mutants the lists explain (equivalents and gaps whose place the module still has), by Stryker's ID, written by `npm run mutation` beside the classes: none, every mutant makes its whole plan. */
+export const LISTED_FILE = 'listed.json';
+export function listedIn(dir: string): ReadonlySet<string> {
+  const file = join(dir, LISTED_FILE);
+  return new Set(existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as string[]) : []);
 }
 
 /** The runner's exit when a run left no finished report: the mutant crashed or hung the reference. */
@@ -188,7 +199,7 @@ function main(): number {
   // its first catch ends its runs, as a must rule's ends a spec mutant's.
   const kind = version >= 2 ? classesIn(dir)[mutant] ?? 'spec' : 'spec';
   let caught = false;
-  for (const run of runsOf(area, version, { kind, survivorRecheck: Boolean(process.env.TEAMCHAT_MUTANT_TOP_ONLY) })) {
+  for (const run of runsOf(area, version, { kind, survivorRecheck: Boolean(process.env.TEAMCHAT_MUTANT_TOP_ONLY), listed: version >= 3 && listedIn(dir).has(mutant) })) {
     const json = reportName(dir, mutant, run, version);
     const args = ['dist/conformance/main.js', '--only', run.rules, '--reference-dialect', run.dialect, '--reference-level', String(run.level), ...(run.decisions ? ['--decisions'] : []), '--seed', String(run.seed), '--runs', runs, '--quiet', '--json', json];
     const status = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: RUN_TIMEOUT_MS, env: { ...process.env, TEAMCHAT_STALL_EXIT_MS: String(STALL_EXIT_MS) } }).status;

@@ -15,7 +15,7 @@ import { ROUTES } from '../reference/http/server.js';
 import { CLASSES, classProblems, type AreaClasses, type Structure } from './mutation-classes.js';
 import { SPEC_RULES } from '../reference/http/rules.js';
 import { instrumented } from './mutant-check.js';
-import { TOP_LEVEL, caughtIn, planOf, reportName, runKey } from './mutant-run.js';
+import { LISTED_FILE, RUNNER, TOP_LEVEL, caughtIn, listedIn, planOf, reportName, runKey, runsOf } from './mutant-run.js';
 import { TABLE_LEVELS } from '../conformance/checks/settings.js';
 import { AREAS, MODULES, MUST_GOAL, builtModule, caught, caughtByMust, classAt, readGaps, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, sameClasses, samePlace, scoresOfRecord, type Equivalent, type Place, type Verdict } from './mutation.js';
 
@@ -208,6 +208,25 @@ test('runner 3 runs the organization\'s model in every area but the HTTP layer, 
   // 227, 383 and 401 are where enumerations gain a value; 364, where dense_mode goes.
   for (const level of [227, 364, 383, 401]) assert.ok(TABLE_LEVELS.includes(level), String(level));
   assert.ok(AREAS.filter((area) => area !== 'settings').every((area) => planOf(area).every((run) => !run.tables)));
+});
+
+test('a survivor the lists explain makes level 415\'s runs at seed 1 alone, both dialects, as the daily re-check does; a mutant not listed, its whole plan', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'teamchat-listed-'));
+  try {
+    assert.equal([...listedIn(dir)], [], 'no list written: every mutant makes its whole plan');
+    writeFileSync(join(dir, LISTED_FILE), JSON.stringify(['12']));
+    assert.ok(listedIn(dir).has('12'));
+    assert.not.ok(listedIn(dir).has('13'));
+    for (const area of AREAS) {
+      const listed = runsOf(area, RUNNER, { listed: true });
+      assert.equal(listed.map(runKey), ['s1.zulip.l415', 's1.alternate.l415'], area);
+      assert.equal(listed, runsOf(area, RUNNER, { survivorRecheck: true }), area);
+      assert.is(runsOf(area, RUNNER).length, planOf(area).length, area);
+      assert.is(runsOf(area, RUNNER, { kind: 'outside', listed: true }).length, 1, `${area}: outside the spec, once`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a rule catches a mutant only where it passed against the unmutated reference in the same run: the alternate dialect decides open points otherwise', () => {

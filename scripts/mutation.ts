@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLASSES, classIn, classOf, declarationAt, declarationsOf, partsOf, RULE_ID, type AreaClasses, type MutantClass } from './mutation-classes.js';
 import { ruleById } from '../conformance/rules.js';
-import { CLASSES_FILE, RUNNER, SEEDS, TOP_LEVEL, countedIn, edgeLevels, failedRules, planOf, reportName, runKey } from './mutant-run.js';
+import { CLASSES_FILE, LISTED_FILE, RUNNER, SEEDS, TOP_LEVEL, countedIn, edgeLevels, failedRules, planOf, reportName, runKey } from './mutant-run.js';
 
 /**
  * Each area and its module of the reference: the operations' modules, and the modules of spec code
@@ -417,7 +417,11 @@ async function main(): Promise<number> {
       const { instrumented } = await import('./mutant-check.js');
       const built = readFileSync(module, 'utf8');
       const classOfPlace = classAt(area, built);
-      writeFileSync(join(verdictsDir, CLASSES_FILE), JSON.stringify(Object.fromEntries((await instrumented(module, built)).mutants.map((mutant) => [mutant.id, classOfPlace(mutant).kind]))));
+      const { mutants } = await instrumented(module, built);
+      writeFileSync(join(verdictsDir, CLASSES_FILE), JSON.stringify(Object.fromEntries(mutants.map((mutant) => [mutant.id, classOfPlace(mutant).kind]))));
+      // The survivors the lists explain make level 415's runs at seed 1 alone (`runsOf`).
+      const listed = [...readEquivalents(), ...readGaps()].filter((entry) => entry.area === area);
+      writeFileSync(join(verdictsDir, LISTED_FILE), JSON.stringify(mutants.filter((mutant) => listed.some((entry) => samePlace(entry, mutant))).map((mutant) => mutant.id)));
       writeFileSync('reports/stryker.config.json', JSON.stringify(config, null, 2));
       process.stdout.write(`mutation: ${module}, test: ${command}\n`);
       const stryker = spawnSync(process.execPath, ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', 'reports/stryker.config.json'], { stdio: 'inherit' });
