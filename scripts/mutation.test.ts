@@ -17,7 +17,7 @@ import { SPEC_RULES } from '../reference/http/rules.js';
 import { instrumented } from './mutant-check.js';
 import { LISTED_FILE, RUNNER, TOP_LEVEL, caughtIn, listedIn, planOf, reportName, runKey, runsOf } from './mutant-run.js';
 import { TABLE_LEVELS } from '../conformance/checks/settings.js';
-import { AREAS, MODULES, MUST_GOAL, builtModule, caught, caughtByMust, classAt, readGaps, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, sameClasses, samePlace, scoresOfRecord, type Equivalent, type Place, type Verdict } from './mutation.js';
+import { AREAS, MODULES, MUST_GOAL, builtModule, caught, caughtByMust, classAt, readGaps, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, relocated, sameClasses, samePlace, scoresOfRecord, type Equivalent, type Place, type Verdict } from './mutation.js';
 
 
 /** The mutants Stryker makes of an area's built module, by place. */
@@ -227,6 +227,30 @@ test('a survivor the lists explain makes level 415\'s runs at seed 1 alone, both
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('--relocate moves a listed entry to the one mutant of its code where lines above it changed; one whose code is gone, or is there twice alike, stays', () => {
+  const source = ['// a line more', 'function a() {', '  return x === 1;', '}', 'const b = y === 1 || y === 1;', ''].join('\n');
+  const entry = (line: number, column: number, end: string, code: string): Equivalent => ({ area: 'flags', line, column, end, mutator: 'ConditionalExpression', replacement: 'true', code, why: 'w' });
+  const mutants: Place[] = [
+    { line: 3, column: 10, end: '3:17', mutator: 'ConditionalExpression', replacement: 'true' },
+    { line: 5, column: 11, end: '5:18', mutator: 'ConditionalExpression', replacement: 'true' },
+    { line: 5, column: 22, end: '5:29', mutator: 'ConditionalExpression', replacement: 'true' },
+  ];
+  const moved = entry(2, 10, '2:17', 'return x === 1;');
+  const twice = entry(4, 11, '4:18', 'const b = y === 1 || y === 1;');
+  const gone = entry(9, 3, '9:8', 'return z;');
+  const here = entry(5, 22, '5:29', 'const b = y === 1 || y === 1;');
+  const other = { ...moved, area: 'drafts' };
+  const done = relocated('flags', [moved, twice, gone, here, other], source, mutants);
+  assert.equal(done.entries.map((one) => `${one.line}:${one.column}-${one.end}`), ['3:10-3:17', '5:11-5:18', '9:3-9:8', '5:22-5:29', '2:10-2:17']);
+  assert.is(done.moved.length, 2);
+  assert.equal(done.lost.length, 1);
+  assert.match(done.lost[0]!, /no mutant of that code/);
+  // Alike at the same columns twice: it stays.
+  const alike = relocated('flags', [entry(4, 1, '4:3', 'x;')], 'x;\nx;\ny;\n', [{ line: 1, column: 1, end: '1:3', mutator: 'ConditionalExpression', replacement: 'true' }, { line: 2, column: 1, end: '2:3', mutator: 'ConditionalExpression', replacement: 'true' }]);
+  assert.equal(alike.entries[0], entry(4, 1, '4:3', 'x;'));
+  assert.match(alike.lost[0]!, /2 mutants of that code/);
 });
 
 test('a rule catches a mutant only where it passed against the unmutated reference in the same run: the alternate dialect decides open points otherwise', () => {

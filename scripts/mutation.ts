@@ -330,6 +330,36 @@ interface StrykerMutant {
 
 export const readEquivalents = (): Equivalent[] => JSON.parse(readFileSync(EQUIVALENTS_FILE, 'utf8'));
 export const readGaps = (): Equivalent[] => (existsSync(GAPS_FILE) ? JSON.parse(readFileSync(GAPS_FILE, 'utf8')) : []);
+/** A list of equivalents or gaps as the files hold it: one entry an object, two spaces in. */
+export const listText = (entries: readonly Equivalent[]) => `[\n${entries.map((entry) => `  ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n  ')}`).join(',\n')}\n]\n`;
+
+/**
+ * Entries of an area's lists whose place the module no longer has, moved to the one mutant of
+ * the module as built with the same mutator, replacement and code (the line, trimmed; where that
+ * code is there more than once, at the same columns): a change
+ * above them shifts their lines, and an entry off its place makes its mutant's whole plan and
+ * fails the lists' test until the area's run. An entry with no such mutant, or more than one, stays.
+ */
+export function relocated(area: string, entries: readonly Equivalent[], source: string, mutants: ReadonlyArray<Place>): { entries: Equivalent[]; moved: string[]; lost: string[] } {
+  const lines = source.split('\n');
+  const moved: string[] = [];
+  const lost: string[] = [];
+  const result = entries.map((entry) => {
+    if (entry.area !== area || mutants.some((mutant) => samePlace(mutant, entry))) return entry;
+    const same = mutants.filter((mutant) => mutant.mutator === entry.mutator && mutant.replacement === entry.replacement && (lines[mutant.line - 1] ?? '').trim() === entry.code);
+    // The same code more than once: the one at the same columns, spanning as many lines.
+    const span = (place: Place) => `${place.column} ${Number(place.end.split(':')[0]) - place.line} ${place.end.split(':')[1]}`;
+    const found = same.length > 1 ? same.filter((mutant) => span(mutant) === span(entry)) : same;
+    if (found.length !== 1) {
+      lost.push(`${placeName(entry)}: ${found.length === 0 ? 'no mutant of that code any more' : `${found.length} mutants of that code`}`);
+      return entry;
+    }
+    const [to] = found as [Place];
+    moved.push(`${placeName(entry)} → ${to.line}:${to.column}-${to.end}`);
+    return { ...entry, line: to.line, column: to.column, end: to.end };
+  });
+  return { entries: result, moved, lost };
+}
 /**
  * The area's newest record in the repository's history (none outside a git checkout): the last
  * commit's, or, where the file has dropped the record of a module changed since its run (no one's
@@ -369,13 +399,32 @@ export const markdownOfRecord = () => {
 };
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string' }, concurrency: { type: 'string' }, rescore: { type: 'boolean' }, collect: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string' }, concurrency: { type: 'string' }, rescore: { type: 'boolean' }, collect: { type: 'boolean' }, relocate: { type: 'boolean' } } });
   const areas = positionals;
   for (const area of areas) {
     if (!(AREAS as readonly string[]).includes(area)) {
       process.stderr.write(`teamchat mutation: no area ${area}: name one of ${AREAS.join(', ')}\n`);
       return 2;
     }
+  }
+  if (values.relocate) {
+    if (areas.length === 0) {
+      process.stderr.write('teamchat mutation: --relocate needs the areas whose lists to move\n');
+      return 2;
+    }
+    const { instrumented } = await import('./mutant-check.js');
+    for (const [file, read] of [[EQUIVALENTS_FILE, readEquivalents], [GAPS_FILE, readGaps]] as const) {
+      let entries = read();
+      for (const area of areas) {
+        const source = readFileSync(builtModule(area), 'utf8');
+        const done = relocated(area, entries, source, (await instrumented(builtModule(area), source)).mutants);
+        entries = done.entries;
+        for (const line of done.moved) process.stdout.write(`${file}: ${area} ${line}\n`);
+        for (const line of done.lost) process.stdout.write(`${file}: ${area} ${line}: stays\n`);
+      }
+      writeFileSync(file, listText(entries));
+    }
+    return 0;
   }
   const runs = Number(values.runs ?? 10);
   // Verdicts of a module that has changed since are no one's: they are dropped, and the area is named unmeasured.
