@@ -139,9 +139,14 @@ export function createReminder({ realm, user, params }: Request) {
   return { reminder_id: realm.rules.idOfCreatedReminder(reminder) };
 }
 
-/** reminders.note-delivered: the note the user gave is the one shown; none is the empty note. */
+/** reminders.note-delivered: the note the user gave is the one shown. */
 function noteAsGiven(given: string | undefined): string {
-  return withoutBlankEdges(given ?? '');
+  return given === undefined ? noNote() : withoutBlankEdges(given);
+}
+
+/** reminders.delivery: what a reminder created without a note carries: the empty note (the spec says only that a note is optional, and shown when given). */
+function noNote(): string {
+  return '';
 }
 
 /** reminders.delivery: Zulip drops a note's leading newlines and trailing whitespace. */
