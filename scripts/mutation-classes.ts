@@ -97,7 +97,7 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     open: {
       MAX_NOTE_LENGTH: ['reminders.parameters'], HOUR: ['reminders.parameters'], hashEncode: ['reminders.delivery'], messageUrl: ['reminders.delivery'], reminderContent: ['reminders.delivery'],
       reminderDict: ['reminders.listing-shape'], sendRemindersEvent: ['reminders.listing-shape'], failLateReminders: ['reminders.delivery'], withoutBlankEdges: ['reminders.delivery'],
-      REMINDER_CLIENT: ['reminders.delivery'], inOrderOfTime: ['reminders.delivery'], inIdOrder: ['reminders.delivery'],
+      REMINDER_CLIENT: ['reminders.delivery'], inOrderOfTime: ['reminders.delivery'], inIdOrder: ['reminders.delivery'], noNote: ['reminders.delivery'],
       deliveryTimeOf: ['reminders.parameters'], checkMessageReadable: ['reminders.parameters'], checkNoteLength: ['reminders.parameters'],
     },
     outside: { remindersOf: 'GET /reminders; POST /register (reminders)', getReminders: 'GET /reminders', deleteReminder: 'DELETE /reminders/{id}' },
