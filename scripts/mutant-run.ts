@@ -10,9 +10,9 @@
 // that the verdict names every rule that caught it. A spec mutant's runs stop at the first must
 // rule that fails, an open point's at the first rule, and a mutant outside the spec runs once
 // (`runsOf`): more runs would not change its score; an equivalent or gap the lists explain makes
-// level 415's runs at seed 1 alone, which tell whether the list is still true. A decision the alternate dialect decides
-// otherwise fails in its baseline too: a rule catches a mutant only where it fails and passed in
-// the baseline's same run. Exits 0 when no rule caught the mutant.
+// level 415's runs at seed 1 alone, which tell whether the list is still true. A decision the
+// alternate dialect decides otherwise fails in its baseline too: a rule catches a mutant only where
+// it fails and passed in the baseline's same run. Exits 0 when no rule caught the mutant.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

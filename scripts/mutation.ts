@@ -342,13 +342,13 @@ export const listText = (entries: readonly Equivalent[]) => `[\n${entries.map((e
  */
 export function relocated(area: string, entries: readonly Equivalent[], source: string, mutants: ReadonlyArray<Place>): { entries: Equivalent[]; moved: string[]; lost: string[] } {
   const lines = source.split('\n');
+  // Where the same code is there more than once: the columns, and how many lines the mutant spans.
+  const span = (place: Place) => `${place.column} ${Number(place.end.split(':')[0]) - place.line} ${place.end.split(':')[1]}`;
   const moved: string[] = [];
   const lost: string[] = [];
   const result = entries.map((entry) => {
     if (entry.area !== area || mutants.some((mutant) => samePlace(mutant, entry))) return entry;
     const same = mutants.filter((mutant) => mutant.mutator === entry.mutator && mutant.replacement === entry.replacement && (lines[mutant.line - 1] ?? '').trim() === entry.code);
-    // The same code more than once: the one at the same columns, spanning as many lines.
-    const span = (place: Place) => `${place.column} ${Number(place.end.split(':')[0]) - place.line} ${place.end.split(':')[1]}`;
     const found = same.length > 1 ? same.filter((mutant) => span(mutant) === span(entry)) : same;
     if (found.length !== 1) {
       lost.push(`${placeName(entry)}: ${found.length === 0 ? 'no mutant of that code any more' : `${found.length} mutants of that code`}`);

@@ -438,10 +438,11 @@ const mustChecks: Check[] = [
     const w = await world(context);
     // read_by_sender (POST /messages, Zulip's from level 236) asks that the sender's own copy start
     // read, as a non-API client's does: the sender's flag is then the spec's exception, and only
-    // the recipient's is judged. A server without the parameter ignores it.
+    // the recipient's is judged. Below 236 the target has no such parameter, and none is sent.
     const sent = fc.tuple(text(40), fc.boolean(), fc.option(fc.boolean(), { nil: undefined }));
     const boundary = (direct: boolean, readBySender: boolean | undefined) => fc.tuple(text(40), fc.constant(direct), fc.constant(readBySender));
-    await context.property(sent, async ([body, direct, readBySender]) => {
+    await context.property(sent, async ([body, direct, asked]) => {
+      const readBySender = context.level >= 236 ? asked : undefined;
       const content = `${context.prefix} ${body}`;
       const id = direct ? await send(context, 'other', [context.probe.users.member.id], content, undefined, readBySender) : await send(context, 'other', w.subscribed, content, 'flags', readBySender);
       const memberFlags = await flagsOfOne(context, id, 'member');

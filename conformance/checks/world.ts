@@ -61,7 +61,7 @@ export async function sendSurely(context: Context, as: Role, to: Channel | numbe
   }
 }
 
-/** Sends a message through POST /messages; `readBySender`, where given, is sent as read_by_sender (Zulip's, from level 236; a server without it ignores it). */
+/** Sends a message through POST /messages; `readBySender`, where given, is sent as read_by_sender (Zulip's from level 236: the caller sends it only where the target has it). */
 export async function send(context: Context, as: Role, to: Channel | number[], content: string, topic = 'flags', readBySender?: boolean): Promise<number> {
   const params = { ...(Array.isArray(to) ? { type: 'private', to, content } : { type: 'stream', to: to.id, topic, content }), ...(readBySender === undefined ? {} : { read_by_sender: readBySender }) };
   const body = succeeded(await context.call(as, 'POST', '/messages', params), 'POST /messages', SHAPES.sent);
