@@ -114,7 +114,8 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
       scheduledMessageSender: ['scheduled.delivery'], scheduledMessageDict: ['scheduled.event-shapes', 'scheduled.listing-shape'], sendScheduledMessagesEvent: ['scheduled.event-shapes'],
       rescheduleOnNewTime: ['scheduled.edit-clears-failed'], failUnsendable: ['scheduled.late-delivery-fails'], doFailScheduledMessage: ['scheduled.late-delivery-fails'],
       forgetDelivered: ['scheduled.delivery'], lookedUpFirst: ['scheduled.error-texts'], checkSomethingGiven: ['scheduled.error-texts'], typeGivenBeforeLookUp: ['scheduled.error-texts'],
-      checkNewTimeInFuture: ['scheduled.future-timestamp'], checkNotDelivered: ['scheduled.delivery'],
+      checkNewTimeInFuture: ['scheduled.future-timestamp'], checkNotDelivered: ['scheduled.delivery'], checkNotAList: ['scheduled.error-texts'], awaitingDelivery: ['scheduled.delivery'],
+      TO_ITEM_NAME: ['scheduled.error-texts'], checkTopicWithoutNullBytes: ['scheduled.error-texts'], inDeliveryOrder: ['scheduled.delivery'], DELIVERY_CLIENT: ['scheduled.delivery'],
     },
     outside: {
       undeliveredScheduledMessages: 'GET /scheduled_messages; POST /register (scheduled_messages)', doScheduleMessage: 'POST /scheduled_messages', createScheduledMessage: 'POST /scheduled_messages',

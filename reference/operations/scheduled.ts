@@ -32,8 +32,16 @@ function checkMessageType(realm: Realm, given: string): MessageType {
 
 /** scheduled.to-matches-type: a channel message's `to` is a channel ID. */
 function channelIdOfTo(to: number | number[]): number {
+  checkNotAList(to);
+  return to as number;
+}
+
+/**
+ * scheduled.error-texts: a list as a channel message's `to` refused with Zulip's words. Only the
+ * words: without this check the channel's look-up finds no channel for a list and refuses it all the same.
+ */
+function checkNotAList(to: number | number[]): void {
   if (Array.isArray(to)) throw new JsonError('Invalid data type for channel ID');
-  return to;
 }
 
 /** scheduled.to-matches-type: a direct message's `to` is a list of user IDs. */
@@ -132,7 +140,16 @@ function scheduledMessageToSend(scheduled: ScheduledMessage): { readonly recipie
 
 /** scheduled.deleted-never-sent; scheduled.sent-at-its-time: the worker sends only what is still scheduled, once its time has come. */
 function dueScheduledMessages(realm: Realm, now: number): ScheduledMessage[] {
-  return [...realm.scheduledMessages.values()].filter((scheduled) => !scheduled.delivered && (!scheduled.failed || scheduled.retry) && scheduled.deliveryTimestamp <= now);
+  return awaitingDelivery(realm).filter((scheduled) => scheduled.deliveryTimestamp <= now);
+}
+
+/**
+ * scheduled.delivery: what the worker would send: neither sent yet nor failed (unless an edit gave
+ * a failed one a new time). Delivery is not among the spec's established moves ("how a message
+ * becomes failed ... not shown"): which messages a worker takes up is the reference's, Zulip's.
+ */
+function awaitingDelivery(realm: Realm): ScheduledMessage[] {
+  return [...realm.scheduledMessages.values()].filter((scheduled) => !scheduled.delivered && (!scheduled.failed || scheduled.retry));
 }
 
 export const SCHEDULED_RULES = {
@@ -148,9 +165,12 @@ export const SCHEDULED_RULES = {
 function parseTo(params: Params): number | number[] | undefined {
   const value = params.json('to');
   if (value === undefined || value === null) return undefined;
-  if (Array.isArray(value)) return value.map((item) => checkInt(item, 'to["int"]'));
-  return checkInt(value, 'to["int"]');
+  if (Array.isArray(value)) return value.map((item) => checkInt(item, TO_ITEM_NAME));
+  return checkInt(value, TO_ITEM_NAME);
 }
+
+/** scheduled.error-texts: the name a refusal of a `to` that is neither an ID nor a list of IDs gives ('to["int"] is not an integer'). */
+const TO_ITEM_NAME = 'to["int"]';
 
 function checkRecipient(realm: Realm, sender: User, type: MessageType, to: number | number[], topic: string): Recipient {
   if (type === 'stream') return { type: 'stream', channelId: realm.rules.checkScheduledChannel(realm, sender, realm.rules.channelIdOfTo(to)).id, topic };
@@ -167,8 +187,13 @@ export function checkEditedTopic(realm: Realm, given: string, required: boolean)
   if (required) realm.rules.checkRequiredTopic(realm, topic);
   if (realm.rules.emptyTopicNamesMeanEmpty(realm) && isEmptyTopicName(realm, topic)) topic = '';
   if (topic === '' && !realm.rules.emptyTopicsValid(realm)) throw new JsonError("Topic can't be empty!");
-  if (topic.includes('\0')) throw new JsonError('Topic must not contain null bytes');
+  checkTopicWithoutNullBytes(topic);
   return realm.rules.fitTopicToLimit(realm, topic);
+}
+
+/** scheduled.error-texts: a topic with a NUL is refused, as Zulip refuses it (the spec forbids null bytes in a draft's topic only). */
+function checkTopicWithoutNullBytes(topic: string): void {
+  if (topic.includes('\0')) throw new JsonError('Topic must not contain null bytes');
 }
 
 const topicRequired = () => new JsonError('Topic required when updating scheduled message type to channel.');
@@ -230,16 +255,24 @@ export function doDeleteScheduledMessage(realm: Realm, sender: User, scheduled: 
 /** The delivery worker: sends each due message, in the dialect's order, at the time it is seen. */
 export function deliverScheduledMessages(realm: Realm): void {
   const now = realm.clock.now();
-  const due = realm.rules.dueScheduledMessages(realm, now).sort(realm.dialect.deliveryOrder);
+  const due = inDeliveryOrder(realm, realm.rules.dueScheduledMessages(realm, now));
   for (const scheduled of failUnsendable(realm, due, now)) {
     const sender = realm.users.get(scheduled.senderId)!;
     const { recipient, content } = realm.rules.scheduledMessageToSend(scheduled);
-    doSendMessage(realm, realm.rules.scheduledMessageSender(realm, sender), recipient, content, scheduled.readBySender, 'API', seenAt(realm, scheduled, now));
+    doSendMessage(realm, realm.rules.scheduledMessageSender(realm, sender), recipient, content, scheduled.readBySender, DELIVERY_CLIENT, seenAt(realm, scheduled, now));
     scheduled.delivered = true;
     scheduled.failed = false;
     forgetDelivered(realm, sender, scheduled);
   }
 }
+
+/** scheduled.delivery: messages due at once go in the dialect's order (the spec states none). */
+function inDeliveryOrder(realm: Realm, due: ScheduledMessage[]): ScheduledMessage[] {
+  return due.sort(realm.dialect.deliveryOrder);
+}
+
+/** scheduled.delivery: the client a delivered message names (the spec shows none). */
+const DELIVERY_CLIENT = 'API';
 
 /** scheduled.sent-at-its-time: a message is seen when it comes due, or, if the worker was down then, when it came back; never after now. */
 function seenAt(realm: Realm, scheduled: ScheduledMessage, now: number): number {
