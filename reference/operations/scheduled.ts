@@ -324,7 +324,7 @@ export function createScheduledMessage({ realm, user, params }: Request) {
   const content = params.requiredString('content');
   const timestamp = params.int('scheduled_delivery_timestamp');
   if (timestamp === undefined) throw new JsonError("Missing 'scheduled_delivery_timestamp' argument", 400, 'REQUEST_VARIABLE_MISSING', { var_name: 'scheduled_delivery_timestamp' });
-  const readBySender = params.bool('read_by_sender') ?? false;
+  const readBySender = has(realm.featureLevel, 'readBySender') ? params.bool('read_by_sender') ?? false : false;
   realm.dialect.checkDeliveryTimeInFuture(realm, timestamp);
   const body = realm.rules.fitContentToLimit(realm, content);
   const recipient = checkRecipient(realm, user, type, to, type === 'stream' ? realm.dialect.newMessageTopic(realm, topic) : '');

@@ -144,6 +144,22 @@ test('POST /messages reads read_by_sender from feature level 236, as Zulip 8.0; 
   }
 });
 
+test('POST /scheduled_messages reads read_by_sender from feature level 236 too; before, it is ignored and listed as such', async () => {
+  for (const [level, read] of [[236, true], [235, false]] as const) {
+    const at = await TestServer.start({ featureLevel: level });
+    try {
+      const timestamp = Math.floor(at.reference.realm.clock.now()) + 3600;
+      const made = await at.call('other', 'POST', '/scheduled_messages', { type: 'direct', to: JSON.stringify([at.userId('member')]), content: 'read by its sender?', scheduled_delivery_timestamp: timestamp, read_by_sender: 'true' });
+      assert.is(made.status, 200);
+      assert.is('ignored_parameters_unsupported' in made.body, !read, `level ${level}`);
+      const scheduled = at.reference.realm.scheduledMessages.get(made.body.scheduled_message_id)!;
+      assert.is(scheduled.readBySender, read, `what is kept at level ${level}`);
+    } finally {
+      await at.close();
+    }
+  }
+});
+
 test('a body over the limit gets a JSON 413 and changes nothing', async () => {
   const count = server.reference.realm.usersByEmail.get('hamlet@example.com')!.drafts.size;
   const content = 'x'.repeat(LIMITS.fieldBytes);
