@@ -687,6 +687,12 @@ export const RULES = [
     alternate: 'The Date header tells the machine\'s time however far the reference clock has moved: the suite takes the time from what the API stamps and from the clock\'s answers, never from the Date header (CONTRACT).',
   },
   {
+    id: 'general.unknown-endpoints', section: 'Other operations (the HTTP layer, not shown)', severity: 'decision', since: 1,
+    title: 'A path under /api/v1 the server does not have is answered HTTP 404; a method a path does not have HTTP 405 with an Allow header naming the methods it has; OPTIONS HTTP 204 with that Allow header, credentials or none; HEAD as GET, without a body.',
+    why: 'The spec shows seven operations and says the others are not shown, nor what a path or a method a server does not have is answered. Zulip\'s dispatch answers as above (its 404 is an HTML page; the reference\'s is JSON).',
+    alternate: 'Only the methods a path has are answered: any other, HEAD and OPTIONS among them, is HTTP 404 as a path the server does not have, without Allow.',
+  },
+  {
     id: 'general.channel-history-read', section: 'Other operations (GET /messages, not shown)', severity: 'decision', since: 1,
     title: 'GET /messages narrowed to a public channel gives its messages to a user who never joined it: the channel\'s history.',
     why: 'Reading messages is outside the spec; Zulip gives the history of a public channel to every member of the organization.',
@@ -754,6 +760,7 @@ export const GOVERNS: Readonly<Partial<Record<DecisionId, readonly Governed[]>>>
   'general.channel-history-read': [{ requests: 'GET /messages', at: 'body.messages*' }, { requests: 'GET /messages', at: 'body.found_*' }, { requests: 'GET /messages', at: 'body.anchor' }, { requests: 'GET /messages', at: 'body.history_limited' }],
   'general.message-rendering': [{ requests: 'GET /messages', at: 'body.messages*content' }, { requests: 'GET /messages/{id}', at: 'body.message.content' }],
   'general.date-header': [],
+  'general.unknown-endpoints': [],
   'drafts.sync-off-endpoints-refuse': [...whether('* /drafts'), ...whether('* /drafts/{id}'), { requests: 'GET /drafts', at: 'body.drafts*' }, { requests: 'GET /drafts', at: 'body.count' }],
   'drafts.error-texts': worded('POST /drafts'),
   'drafts.invalid-audience-rejected': whether('POST /drafts', ['body.ids*']),
@@ -1124,7 +1131,7 @@ export const STATEMENTS: readonly Statement[] = [
   { section: 'Versioning', says: 'Behaviours with a feature level appear only from that level.', rules: ['scheduled.channel-type-absent-before-248', 'flags.ignored-channels-absent-before-355', 'fields.flags-at-their-levels', 'reminders.note-absent-before-415', 'defaults.settings-at-their-levels'] },
   { section: 'Versioning', says: 'ignored_parameters_unsupported: settings at 78, settings defaults at 96, every endpoint at 167.', rules: ['general.ignored-parameters-on-settings', 'general.ignored-parameters-listed', 'general.ignored-parameters-absent-before-167'] },
   { section: 'Versioning', says: 'Renames and removals: dense_mode (364), default_view and its escape setting (219), realm_name_in_notifications (168), email_address_visibility (163), twenty_four_hour_time (99).', rules: ['defaults.settings-at-their-levels'] },
-  { section: 'Other operations (used to set up and observe, not shown)', says: 'Reading drafts, scheduled messages, messages; IDs.', rules: ['drafts.edit-delete-follow-model', 'drafts.audience-normalized', 'drafts.negative-timestamp-rejected', 'drafts.sync-off-endpoints-refuse', 'scheduled.listing-shape', 'scheduled.future-timestamp', 'scheduled.topic-normalized', 'general.ids-ascend', 'general.message-rendering', 'general.date-header', 'general.channel-history-read'] },
+  { section: 'Other operations (used to set up and observe, not shown)', says: 'Reading drafts, scheduled messages, messages; IDs.', rules: ['drafts.edit-delete-follow-model', 'drafts.audience-normalized', 'drafts.negative-timestamp-rejected', 'drafts.sync-off-endpoints-refuse', 'scheduled.listing-shape', 'scheduled.future-timestamp', 'scheduled.topic-normalized', 'general.ids-ascend', 'general.message-rendering', 'general.date-header', 'general.unknown-endpoints', 'general.channel-history-read'] },
 ];
 
 /**

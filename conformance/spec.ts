@@ -234,6 +234,7 @@ export const PINNED: Readonly<Record<string, readonly string[]>> = {
   'general.realm-limits': ['Values of max_message_length and max_topic_length: not shown.'],
   'general.ids-ascend': ['| scheduled_message_id | integer | identifies the scheduled message', '| id | integer | no | set by the server when drafts are fetched'],
   'general.date-header': ['Other operations of the service: not shown.'],
+  'general.unknown-endpoints': ['Other operations of the service: not shown.', 'Every path starts with `/api/v1`.'],
   'general.channel-history-read': ['Other operations of the service: not shown.', '| historical | message not received when sent but later added to the user\'s history |'],
   'general.message-rendering': ['Other operations of the service: not shown.'],
 };

@@ -62,14 +62,17 @@ const TABLE_RULES = 'defaults.settings-at-their-levels,defaults.enum-values,defa
  * drafts' (own data is told to the user's other clients) and the general ones (administrators),
  * messages and channels by the flags', a message's addresses by the scheduled messages', the HTTP
  * layer by the general ones. From runner 3 the
- * organization's model is in every selection but the HTTP layer's: its actors issue every
+ * organization's model is in every selection, the HTTP layer's included (it uploads emoji, the one
+ * multipart body, and sends every operation's form): its actors issue every
  * operation of the spec, change their settings and the defaults, send mentions and alert words,
  * and leave and join a channel, and after each step it reads every actor's drafts, scheduled
  * messages, settings and flags, so that a mutant is caught wherever a must rule can see it.
  */
 const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*', addresses: 'scheduled.*', channels: 'flags.*' };
-export const areaSelection = (area: string, version: number = RUNNER) =>
-  area === 'general' ? 'general.*' : `${SHARED[area] ?? `${area}.*`},general.*${version >= 3 ? ',organization.*' : ''}`;
+export function areaSelection(area: string, version: number = RUNNER): string {
+  const own = area === 'general' ? 'general.*' : `${SHARED[area] ?? `${area}.*`},general.*`;
+  return version >= 3 ? `${own},organization.*` : own;
+}
 
 /** The prefixes of an area's own rules: its selection without the general ones and the model (but for the HTTP layer's, whose own they are). */
 export const ownRules = (area: string): string[] => (area === 'general' ? 'general.*' : SHARED[area] ?? `${area}.*`).split(',').map((pattern) => pattern.replace(/\*$/, ''));

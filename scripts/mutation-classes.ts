@@ -168,12 +168,15 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   },
   general: {
     spec: [
-      'MIB', 'LIMITS', 'fileLimit', 'bodyLimit', 'compileRoutes', 'NO_MATCH', 'findRoute', 'createHandler', 'finish', 'answerFailure', 'NO_QUERY', 'dispatch', 'LOOPBACK', 'peerOf',
+      'MIB', 'LIMITS', 'fileLimit', 'bodyLimit', 'compileRoutes', 'NO_MATCH', 'findRoute', 'createHandler', 'finish', 'answerFailure', 'NO_QUERY', 'dispatch',
       'envelopedOnce', 'textOnce', 'envelope', 'sendError', 'successEnvelope', 'listsIgnoredParameters', 'ignoredParametersListed', 'userOfCredentials', 'HTTP_RULES', 'send', 'finishAnswer',
       'authenticated', 'unauthorized', 'authenticate', 'checkBasicCredentials', 'authenticateIfPresent', 'tooLarge', 'drain', 'readBody', 'formFields', 'formDecoded', 'readAll',
       'multipartLimitsByRealm', 'multipartLimits', 'readMultipart',
     ],
-    open: { lastDate: ['general.date-header'], httpDate: ['general.date-header'] },
+    open: {
+      lastDate: ['general.date-header'], httpDate: ['general.date-header'], routedMethod: ['general.unknown-endpoints'], answerBody: ['general.unknown-endpoints'],
+      unknownPath: ['general.unknown-endpoints'], answerOptions: ['general.unknown-endpoints'], refuseMethod: ['general.unknown-endpoints'],
+    },
     outside: {},
   },
   typing: {

@@ -289,6 +289,21 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
       expect(Math.abs(dated - now) <= 5, `the Date header tells ${new Date(dated * 1000).toISOString()}, the reference clock ${new Date(now * 1000).toISOString()}`);
     }, ['reference-clock']),
 
+    check('general.unknown-endpoints', async (context) => {
+      const path = `/${encodeURIComponent(`${context.prefix}-no-such-endpoint`)}`;
+      const unknown = await context.call('member', 'GET', path);
+      expect(unknown.status === 404, `GET /api/v1${path}, a path no server has: ${unknown.status}, expected 404`);
+      // POST is the one method Zulip's /messages/flags has, at every level.
+      const allows = (response: Response) => String(response.headers.allow ?? '').split(',').map((method) => method.trim()).filter(Boolean);
+      const put = await context.call('member', 'PUT', '/messages/flags', { messages: [], op: 'add', flag: 'starred' });
+      expect(put.status === 405, `PUT /messages/flags, a method the path does not have: ${put.status}, expected 405`);
+      expect(allows(put).includes('POST') && !allows(put).includes('PUT'), `PUT /messages/flags: Allow is ${JSON.stringify(put.headers.allow)}, expected the methods the path has (POST)`);
+      const options = await context.call(null, 'OPTIONS', '/messages/flags');
+      expect(options.status === 204 && allows(options).includes('POST'), `OPTIONS /messages/flags without credentials: ${options.status}, Allow ${JSON.stringify(options.headers.allow)}; expected 204 naming POST`);
+      const head = await context.call('member', 'HEAD', '/users/me');
+      expect(head.status === 200 && head.text === '', `HEAD /users/me: ${head.status} with ${head.text.length} bytes of body; expected GET's 200 without a body`);
+    }),
+
     check('general.channel-history-read', async (context) => {
       const channel = await createChannel(context, 'history', ['other']);
       const id = await send(context, 'other', channel, `${context.prefix} history`, 'history');

@@ -72,6 +72,10 @@ export const alternate: DialectDecisions = {
     return { status, headers: challenge(status), body: { result: 'error', msg, code: ALTERNATE_CODES[error.code] ?? error.code, ...extra } };
   },
   renderContent: (_realm, content) => `<div class="tc-message">${escapeHtml(content).replace(/\n/g, '<br>\n')}</div>`,
+  // Only the methods a path has are answered: any other, HEAD and OPTIONS among them, is a path it does not have.
+  headAnsweredAsGet: () => false,
+  optionsAnswered: () => false,
+  methodNotAllowed: () => ({ error: new JsonError('Not Found', 404), allow: false }),
 
   // ---- drafts ----
   draftsReadableWhileSynchronizationOff: () => true,

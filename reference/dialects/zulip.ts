@@ -29,6 +29,11 @@ export const zulip: DialectDecisions = {
     return { status: error.status, headers, body: { result: 'error', msg, code: error.code, ...error.extra } };
   },
   renderContent: (realm, content) => renderZulipMarkdown(realm, content, mentionedUser),
+  // Zulip's dispatch: HEAD goes to GET's view, OPTIONS is answered 204 with Allow, and a method the
+  // path lacks is a 405 with Allow and allowed_methods.
+  headAnsweredAsGet: () => true,
+  optionsAnswered: () => true,
+  methodNotAllowed: (path, allowed) => ({ error: new JsonError(`Method Not Allowed: the reference server implements only ${allowed.join(', ')} on ${path}`, 405, 'BAD_REQUEST', { allowed_methods: [...allowed] }), allow: true }),
 
   // ---- drafts ----
   draftsReadableWhileSynchronizationOff: () => false,

@@ -81,6 +81,7 @@ export const FAULTS: Partial<Record<RuleId, Fault>> = {
   'general.realm-limits': { does: 'the organization\'s max_topic_length is 50', dialect: { realmSettings: (base) => (fixture) => ({ ...base(fixture), maxTopicLength: 50 }) } },
   'general.ids-ascend': { does: 'draft IDs are scattered, as in the alternate dialect', dialect: { nextId: (base) => (kind, last, lastMessage) => (kind === 'draft' ? alternate.nextId(kind, last, lastMessage) : base(kind, last, lastMessage)) } },
   'general.date-header': { does: 'the Date header tells the machine\'s time while the reference clock moves on', dialect: { httpDateTime: () => () => Date.now() / 1000 } },
+  'general.unknown-endpoints': { does: 'a method a path does not have is refused with HTTP 405 but without an Allow header', dialect: { methodNotAllowed: (base) => (path, allowed) => ({ ...base(path, allowed), allow: false }) } },
   'general.channel-history-read': { does: 'a read narrowed to a public channel gives only what the user received or flagged', dialect: { channelHistoryReadable: () => () => false } },
   'general.message-rendering': { does: 'GET /messages/{id} gives the raw text unless asked for HTML', rules: { rendersByDefault: () => () => false } },
 

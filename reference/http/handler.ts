@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
 import { BEHAVIOURS } from '../model/levels.js';
 import type { Realm, UploadedFile, User } from '../model/model.js';
-import { RAW, type House, type Peer, type Route } from '../model/request.js';
+import { RAW, type House, type Route } from '../model/request.js';
+import { peerOf } from './pages.js';
 
 export { RAW, type House, type Operation, type Peer, type Request, type Route } from '../model/request.js';
 import { JsonError, Params } from '../model/params.js';
@@ -102,7 +103,7 @@ function finish(realm: Realm, req: IncomingMessage, res: ServerResponse, data: R
   const raw = (data as { [RAW]?: { type: string; data: Buffer } } | null)?.[RAW];
   if (raw) {
     res.writeHead(200, { 'Content-Type': raw.type, 'Content-Length': raw.data.length });
-    setImmediate(finishAnswer, res, req.method === 'HEAD' ? undefined : raw.data);
+    setImmediate(finishAnswer, res, answerBody(req, raw.data));
   } else if (data) send(realm, res, 200, data);
 }
 
@@ -129,29 +130,17 @@ function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>, req: 
   const target = req.url ?? '/';
   const queryAt = target.indexOf('?');
   const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(target.slice(queryAt + 1));
-  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  const method = routedMethod(realm, req);
   let pathname: string;
   try {
     const raw = queryAt < 0 ? target : target.slice(0, queryAt);
     pathname = raw.includes('%') ? decodeURIComponent(raw) : raw;
   } catch {
-    throw new JsonError('Not Found', 404);
+    throw unknownPath(method, '');
   }
-  const found = findRoute(routes, pathname);
-  // A test double tells an endpoint it lacks from a typo: the client may be right about Zulip.
-  if (!found) throw new JsonError(pathname.startsWith('/api/') ? `Not Found: the reference server does not implement ${method} ${pathname}` : 'Not Found', 404);
-  const { route, match } = found;
-  const { allowed } = route;
-  if (method === 'OPTIONS') {
-    res.writeHead(204, { Allow: allowed.join(', ') });
-    res.end();
-    return null;
-  }
-  const operation = allowed.includes(method) ? route.methods[method] : undefined;
-  if (!operation) {
-    res.setHeader('Allow', allowed.join(', '));
-    throw new JsonError(`Method Not Allowed: the reference server implements only ${allowed.join(', ')} on ${route.path}`, 405, 'BAD_REQUEST', { allowed_methods: allowed });
-  }
+  const { route, match } = findRoute(routes, pathname) ?? unknownPath(method, pathname);
+  if (method === 'OPTIONS') return answerOptions(realm, res, route);
+  const operation = route.allowed.includes(method) ? route.methods[method]! : refuseMethod(realm, res, route);
   const path: Record<string, string> = {};
   if (match) for (let index = 0; index < route.names.length; index++) path[route.names[index]!] = match[index + 1]!;
   const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
@@ -160,11 +149,37 @@ function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>, req: 
   return data instanceof Promise ? data.then((resolved) => envelope(realm, route, params, resolved)) : envelope(realm, route, params, data);
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+// ---- Beyond the routes: general.unknown-endpoints ----------------------------------------------
 
-function peerOf(req: IncomingMessage): Peer {
-  const origin = req.headers.origin;
-  return { loopback: LOOPBACK.test(req.socket.remoteAddress ?? ''), origin: typeof origin === 'string' ? origin : undefined, host: req.headers.host, port: req.socket.localPort, fromPage: req.headers['x-teamchat-try'] === '1' };
+/** general.unknown-endpoints: the method a request is routed by; HEAD as GET where the dialect answers it so (without a body: answerBody). */
+function routedMethod(realm: Realm, req: IncomingMessage): string {
+  const method = req.method ?? 'GET';
+  return method === 'HEAD' && realm.dialect.headAnsweredAsGet() ? 'GET' : method;
+}
+
+/** general.unknown-endpoints: the body an answer is sent with: none to a HEAD. */
+function answerBody<T>(req: IncomingMessage, body: T): T | undefined {
+  return req.method === 'HEAD' ? undefined : body;
+}
+
+/** general.unknown-endpoints: a path the server does not have is a 404. A test double tells an endpoint it lacks from a typo: the client may be right about Zulip. */
+function unknownPath(method: string, pathname: string): never {
+  throw new JsonError(pathname.startsWith('/api/') ? `Not Found: the reference server does not implement ${method} ${pathname}` : 'Not Found', 404);
+}
+
+/** general.unknown-endpoints: OPTIONS names the methods the path has, where the dialect answers it; else it is a method the path does not have. */
+function answerOptions(realm: Realm, res: ServerResponse, route: CompiledRoute): null {
+  if (!realm.dialect.optionsAnswered()) refuseMethod(realm, res, route);
+  res.writeHead(204, { Allow: route.allowed.join(', ') });
+  res.end();
+  return null;
+}
+
+/** general.unknown-endpoints: a method the path does not have, refused as the dialect says (Zulip: 405 with Allow and allowed_methods). */
+function refuseMethod(realm: Realm, res: ServerResponse, route: CompiledRoute): never {
+  const { error, allow } = realm.dialect.methodNotAllowed(route.path, route.allowed);
+  if (allow) res.setHeader('Allow', route.allowed.join(', '));
+  throw error;
 }
 
 /**
@@ -229,7 +244,7 @@ function send(realm: Realm, res: ServerResponse, status: number, body: Record<st
   const second = Math.floor(realm.dialect.httpDateTime(realm));
   res.sendDate = false;
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), Date: httpDate(second) });
-  setImmediate(finishAnswer, res, res.req.method === 'HEAD' ? undefined : text);
+  setImmediate(finishAnswer, res, answerBody(res.req, text));
 }
 
 /**

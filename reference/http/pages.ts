@@ -5,7 +5,7 @@
 // for a person at this machine only, from the page the reference serves.
 
 import { readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { RAW, type Peer, type Request } from '../model/request.js';
 import { JsonError } from '../model/params.js';
 import type { Realm } from '../model/model.js';
@@ -30,6 +30,14 @@ function page(name: string, type: string, served: (data: Buffer) => Buffer = (da
 export const annotatedSpec = (_request: Request) => page('annotated.html', 'text/html; charset=utf-8', (data) => Buffer.from(data.toString('utf8').replace('<body>', '<body data-live="1">')));
 export const ruleCatalog = (_request: Request) => page('rules.json', 'application/json');
 export const recordedExamples = (_request: Request) => page('annotated.json', 'application/json');
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/** Where a request comes from and is sent to, as checkFromThisPage reads it: the HTTP layer hands it to every operation, read only by Try it. */
+export function peerOf(req: IncomingMessage): Peer {
+  const origin = req.headers.origin;
+  return { loopback: LOOPBACK.test(req.socket.remoteAddress ?? ''), origin: typeof origin === 'string' ? origin : undefined, host: req.headers.host, port: req.socket.localPort, fromPage: req.headers['x-teamchat-try'] === '1' };
+}
 
 /**
  * What acts for the profile's users without their keys answers only a browser page of this

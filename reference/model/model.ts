@@ -530,6 +530,11 @@ export interface DialectDecisions {
   errorResponse(realm: Realm, error: JsonError): { status: number; headers: Record<string, string>; body: Record<string, unknown> };
   // general.message-rendering
   renderContent(realm: Realm, content: string): string;
+  // general.unknown-endpoints: whether HEAD is answered as GET, whether OPTIONS names the methods
+  // a path has, and how a method a path does not have is refused (and whether with Allow)
+  headAnsweredAsGet(): boolean;
+  optionsAnswered(): boolean;
+  methodNotAllowed(path: string, allowed: readonly string[]): { error: JsonError; allow: boolean };
 
   // drafts.sync-off-endpoints-refuse
   draftsReadableWhileSynchronizationOff(): boolean;

@@ -26,6 +26,19 @@ test('general.realm-limits: the alternate dialect reports its own limits and emp
   assert.equal([zulipState.max_message_length, zulipState.max_topic_length, zulipState.realm_empty_topic_display_name], [10000, 60, 'general chat']);
 });
 
+test('general.unknown-endpoints: Zulip\'s dispatch answers a method a path lacks 405 with Allow, OPTIONS 204 without credentials, HEAD as GET; the alternate answers only the methods a path has', async () => {
+  const wrong = await zulip.call('member', 'PUT', '/messages/flags');
+  assert.equal([wrong.status, wrong.headers.get('allow'), wrong.body.allowed_methods], [405, 'POST', ['POST']]);
+  const options = await zulip.call(null, 'OPTIONS', '/drafts');
+  assert.equal([options.status, options.headers.get('allow')], [204, 'GET, POST']);
+  const head = await zulip.call('member', 'HEAD', '/users/me', {}, { body: undefined });
+  assert.equal([head.status, head.body], [200, '']);
+  for (const [method, as] of [['PUT', 'member'], ['OPTIONS', null], ['HEAD', 'member']] as const) {
+    const answer = await alternate.call(as, method, '/messages/flags', {}, { body: undefined });
+    assert.equal([answer.status, answer.headers.get('allow')], [404, null], `${method} in the alternate dialect`);
+  }
+});
+
 test('general.error-statuses: the error table keeps its codes; other errors get the alternate\'s status, code and words', async () => {
   const missing = await alternate.call('member', 'DELETE', '/scheduled_messages/99999');
   assert.is(missing.status, 400);
