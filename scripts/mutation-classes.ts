@@ -168,9 +168,9 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   },
   general: {
     spec: [
-      'MIB', 'LIMITS', 'fileLimit', 'bodyLimit', 'compileRoutes', 'NO_MATCH', 'findRoute', 'createHandler', 'finish', 'answerFailure', 'NO_QUERY', 'dispatch',
+      'MIB', 'fileLimit', 'bodyLimit', 'compileRoutes', 'NO_MATCH', 'findRoute', 'createHandler', 'finish', 'answerFailure', 'NO_QUERY', 'dispatch',
       'envelopedOnce', 'textOnce', 'envelope', 'sendError', 'successEnvelope', 'listsIgnoredParameters', 'ignoredParametersListed', 'userOfCredentials', 'HTTP_RULES', 'send', 'finishAnswer',
-      'authenticated', 'unauthorized', 'authenticate', 'checkBasicCredentials', 'authenticateIfPresent', 'tooLarge', 'drain', 'readBody', 'formFields', 'formDecoded', 'readAll',
+      'authenticated', 'unauthorized', 'authenticate', 'checkBasicCredentials', 'authenticateIfPresent', 'readBody', 'formFields', 'formDecoded',
       'multipartLimitsByRealm', 'multipartLimits', 'readMultipart',
     ],
     open: {

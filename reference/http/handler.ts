@@ -11,22 +11,15 @@ import { peerOf } from './pages.js';
 
 export { RAW, type House, type Operation, type Peer, type Request, type Route } from '../model/request.js';
 import { JsonError, Params } from '../model/params.js';
+import { LIMITS, bodyBytesFor, closeIfBodyUnread, formPairs, multipartBounds, readAll, streamWithin, takeFieldsWithin } from './bounds.js';
+
+export { LIMITS } from './bounds.js';
 
 const MIB = 1024 * 1024;
 
-export const LIMITS = {
-  /** An urlencoded body, and every field of a multipart body. */
-  fieldBytes: 4 * MIB,
-  fields: 1000,
-  /** A whole body, unless the realm's file limit needs more. */
-  bodyBytes: 10 * MIB,
-  /** What is read and dropped of a body after an answer that refused it, before the connection is closed. */
-  drainBytes: 64 * MIB,
-};
-
 /** The largest file a request may carry: MAX_EMOJI_FILE_SIZE_MIB. */
 const fileLimit = (realm: Realm) => realm.maxEmojiFileSizeMib * MIB;
-const bodyLimit = (realm: Realm) => Math.max(LIMITS.bodyBytes, fileLimit(realm) + MIB);
+const bodyLimit = (realm: Realm) => bodyBytesFor(fileLimit(realm));
 
 interface CompiledRoute extends Route {
   readonly pattern: RegExp;
@@ -111,11 +104,7 @@ function finish(realm: Realm, req: IncomingMessage, res: ServerResponse, data: R
 function answerFailure(realm: Realm, req: IncomingMessage, res: ServerResponse, error: unknown): void {
   try {
     if (!(error instanceof JsonError)) throw error;
-    if (error.status === 413 || error.bodyUnread) {
-      // Refused before the body was read: drop what still comes, up to a bound, then close.
-      res.setHeader('Connection', 'close');
-      drain(req);
-    }
+    closeIfBodyUnread(req, res, error);
     sendError(realm, res, error);
   } catch (internal) {
     process.stderr.write(`internal error on ${req.method} ${req.url}: ${(internal as Error)?.stack ?? String(internal)}\n`);
@@ -315,26 +304,12 @@ interface Body {
   files: UploadedFile[];
 }
 
-const tooLarge = () => new JsonError('Request body too large', 413);
-
-/** Reads and drops the rest of a refused body, up to LIMITS.drainBytes, then closes the connection. */
-function drain(req: IncomingMessage): void {
-  let dropped = 0;
-  req.on('data', (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped > LIMITS.drainBytes) req.socket.destroy();
-  });
-  req.resume();
-}
-
 type BodyCallback = (failure: JsonError | null, body: Body | null) => void;
 
 export function readBody(req: IncomingMessage, realm: Realm, done: BodyCallback): void {
   // A request that declares no body has none to wait for (Node drops what is left when the answer ends).
   if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return done(null, { fields: new Map(), files: [] });
   const type = (req.headers['content-type'] ?? '').toLowerCase();
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > bodyLimit(realm)) return done(tooLarge(), null);
   if (type.startsWith('multipart/form-data')) return readMultipart(req, realm, done);
   // Zulip reads parameters from urlencoded and multipart bodies only; any other body is ignored.
   const form = type.startsWith('application/x-www-form-urlencoded');
@@ -352,10 +327,7 @@ export function readBody(req: IncomingMessage, realm: Realm, done: BodyCallback)
 
 function formFields(bytes: Buffer): Map<string, string> {
   const fields = new Map<string, string>();
-  let count = 0;
-  for (const pair of bytes.toString('utf8').split('&')) {
-    if (pair === '') continue;
-    if (++count > LIMITS.fields) throw new JsonError(`Too many fields (limit: ${LIMITS.fields})`, 413);
+  for (const pair of formPairs(bytes.toString('utf8'))) {
     const equals = pair.indexOf('=');
     fields.set(formDecoded(equals < 0 ? pair : pair.slice(0, equals)), equals < 0 ? '' : formDecoded(pair.slice(equals + 1)));
   }
@@ -376,33 +348,13 @@ export function formDecoded(text: string): string {
   }
 }
 
-function readAll(req: IncomingMessage, limit: number, done: (failure: JsonError | null, bytes: Buffer | null) => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let settled = false;
-  const settle = (failure: JsonError | null, bytes: Buffer | null) => {
-    if (settled) return;
-    settled = true;
-    chunks.length = 0;
-    done(failure, bytes);
-  };
-  req.on('data', (chunk: Buffer) => {
-    if (settled) return;
-    size += chunk.length;
-    if (size > limit) settle(tooLarge(), null);
-    else chunks.push(chunk);
-  });
-  req.on('end', () => settle(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-  req.on('error', (error) => settle(new JsonError(`Malformed request body: ${error.message}`), null));
-}
-
 /** busboy's limits for a realm; busboy signals a file that reaches fileSize, so one byte over the limit is the first refused. */
 const multipartLimitsByRealm = new WeakMap<Realm, busboy.Limits>();
 function multipartLimits(realm: Realm): busboy.Limits {
   let limits = multipartLimitsByRealm.get(realm);
   if (!limits) {
     const files = realm.rules.filePartsAllowed();
-    limits = { fieldSize: LIMITS.fieldBytes, fields: LIMITS.fields, files, fileSize: realm.rules.largestEmojiFile(realm) + 1, parts: LIMITS.fields + files };
+    limits = { ...multipartBounds(files), files, fileSize: realm.rules.largestEmojiFile(realm) + 1 };
     multipartLimitsByRealm.set(realm, limits);
   }
   return limits;
@@ -420,10 +372,11 @@ function readMultipart(req: IncomingMessage, realm: Realm, done: BodyCallback): 
   const fail = (error: JsonError) => {
     failure ??= error;
   };
+  let detach = () => {};
   const stop = (error: JsonError) => {
     if (settled) return;
     settled = true;
-    req.removeListener('data', write);
+    detach();
     error.bodyUnread = true;
     done(error, null);
   };
@@ -434,10 +387,7 @@ function readMultipart(req: IncomingMessage, realm: Realm, done: BodyCallback): 
     req.resume();
     return done(new JsonError(`Malformed multipart body: ${(error as Error).message}`), null);
   }
-  parser.on('field', (name, value, info) => {
-    if (info.valueTruncated || info.nameTruncated) fail(new JsonError(`Field ${name} is too large`, 413));
-    else fields.set(name, value);
-  });
+  takeFieldsWithin(parser, (name, value) => fields.set(name, value), fail);
   parser.on('file', (field, stream, info) => {
     const chunks: Buffer[] = [];
     // A body that ends inside the file errs on the file's stream too: answered as malformed, never thrown.
@@ -453,8 +403,6 @@ function readMultipart(req: IncomingMessage, realm: Realm, done: BodyCallback): 
     });
   });
   parser.on('filesLimit', () => fail(new JsonError('You must upload exactly one file.')));
-  parser.on('fieldsLimit', () => fail(new JsonError(`Too many fields (limit: ${LIMITS.fields})`, 413)));
-  parser.on('partsLimit', () => fail(new JsonError('Too many parts', 413)));
   parser.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));
   parser.on('close', () => {
     if (settled) return;
@@ -463,12 +411,6 @@ function readMultipart(req: IncomingMessage, realm: Realm, done: BodyCallback): 
   });
   // The body streams through the parser, so that no more than the limit is ever held. A
   // plain write per chunk rather than a pipe: busboy consumes each chunk as it is written.
-  let size = 0;
-  const write = (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > bodyLimit(realm)) stop(tooLarge());
-    else parser.write(chunk);
-  };
-  req.on('data', write);
+  detach = streamWithin(req, bodyLimit(realm), (chunk) => parser.write(chunk), stop);
   req.on('end', () => settled || parser.end());
 }
