@@ -640,7 +640,7 @@ export const RULES = [
   },
   {
     id: 'general.authentication-required', section: 'Authentication', severity: 'must', since: 1,
-    title: 'Every endpoint refuses a request without credentials, with a wrong API key, with an unknown email, or with one account\'s API key beside another account\'s email, and the request changes nothing.',
+    title: 'Every endpoint refuses a request without credentials, with a wrong API key, with an unknown email, with one account\'s API key beside another account\'s email, or with an account\'s own email and key sent other than as HTTP Basic (under another scheme, or without the colon between them), and the request changes nothing.',
   },
   {
     id: 'general.own-data-only', section: 'Authentication', severity: 'must', since: 1,
@@ -664,7 +664,7 @@ export const RULES = [
   },
   {
     id: 'general.error-statuses', section: 'Errors (HTTP status codes: not shown)', severity: 'decision', since: 1,
-    title: 'Errors outside the error table are HTTP 400 with code BAD_REQUEST (REQUEST_VARIABLE_MISSING for a missing parameter, with var_name); refused credentials are HTTP 401 with WWW-Authenticate, code UNAUTHORIZED, or INVALID_API_KEY for a well-formed key that is wrong.',
+    title: 'Errors outside the error table are HTTP 400 with code BAD_REQUEST (REQUEST_VARIABLE_MISSING for a missing parameter, with var_name); refused credentials are HTTP 401 with WWW-Authenticate, code UNAUTHORIZED, or INVALID_API_KEY for a well-formed key that is wrong; credentials under a scheme other than Basic are a plain HTTP 400.',
     why: 'The spec shows no status codes and codes only for its error table; Zulip\'s are used. INVALID_API_KEY is what Zulip 8.0-dev (level 218) answered a wrong key with, and what its API description shows; newer Zulip sources suggest UNAUTHORIZED there, which the suite accepts as well (it checks the status and the header).',
     alternate: 'HTTP 422 with code INVALID_PARAMETER or MISSING_PARAMETER and its own texts; wrong credentials HTTP 403 with code AUTHENTICATION_FAILED.',
   },

@@ -51,10 +51,14 @@ function expectEnvelope(response: Response, what: string, result: 'success' | 'e
 function forgedCallers(context: Context): Array<Forged | null> {
   const key = `${context.prefix}${'Q'.repeat(32)}`.slice(0, 32);
   const mixed = ROLES.flatMap((email) => ROLES.filter((owner) => owner !== email).map((keyOf): Forged => ({ forged: true, email, api_key: '', keyOf })));
-  return [null, { forged: true, email: 'member', api_key: key }, { forged: true, email: `${context.prefix}@nobody.invalid`, api_key: key }, ...mixed];
+  // member's own email and key, sent other than as the spec's HTTP Basic.
+  const notBasic = (['Bearer', 'no colon'] as const).map((how): Forged => ({ forged: true, email: 'member', api_key: '', keyOf: 'member', notBasic: how }));
+  return [null, { forged: true, email: 'member', api_key: key }, { forged: true, email: `${context.prefix}@nobody.invalid`, api_key: key }, ...mixed, ...notBasic];
 }
 
 const describeCaller = (caller: Forged | null) => (caller === null ? 'no credentials'
+  : caller.notBasic === 'Bearer' ? "member's own email and API key under the scheme Bearer, not Basic"
+  : caller.notBasic === 'no colon' ? "member's own email and API key in Basic without the colon between them"
   : caller.keyOf !== undefined ? `${caller.email}'s email with ${caller.keyOf}'s API key`
   : caller.email === 'member' ? "member's email with a wrong API key" : 'an unknown email');
 
@@ -250,7 +254,8 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
       expect(invalid.status === 400 && refused(invalid, 'op toggle').code === 'BAD_REQUEST', `an invalid value: ${invalid.status} ${invalid.text.slice(0, 200)}, expected 400 BAD_REQUEST`);
       for (const caller of forgedCallers(context)) {
         const response = await context.call(caller, 'GET', '/users/me');
-        expect(response.status === 401 && response.headers['www-authenticate'] !== undefined, `GET /users/me with ${describeCaller(caller)}: ${response.status}, www-authenticate ${JSON.stringify(response.headers['www-authenticate'])}; expected 401 with WWW-Authenticate`);
+        if (caller?.notBasic === 'Bearer') expect(response.status === 400 && response.body?.code === 'BAD_REQUEST', `GET /users/me with ${describeCaller(caller)}: ${response.status} ${response.text.slice(0, 200)}; expected 400 BAD_REQUEST, as for any request Zulip refuses`);
+        else expect(response.status === 401 && response.headers['www-authenticate'] !== undefined, `GET /users/me with ${describeCaller(caller)}: ${response.status}, www-authenticate ${JSON.stringify(response.headers['www-authenticate'])}; expected 401 with WWW-Authenticate`);
       }
     }),
 

@@ -26,6 +26,8 @@ export interface Forged {
   readonly shown?: string;
   /** The API key is this profile user's, not `api_key` (another account's key beside an email). */
   readonly keyOf?: Role;
+  /** Sent other than as the spec's HTTP Basic: under another scheme, or with no colon between email and key. */
+  readonly notBasic?: 'Bearer' | 'no colon';
 }
 
 export type Caller = Role | Forged | null;
@@ -197,7 +199,8 @@ export class Client {
         email: (ROLES as readonly string[]).includes(as.email) ? this.credentials[as.email as Role].email : as.email,
         api_key: as.keyOf !== undefined ? this.credentials[as.keyOf].api_key : as.api_key,
       };
-      headers.authorization = `Basic ${Buffer.from(`${email}:${api_key}`).toString('base64')}`;
+      const notBasic = typeof as === 'object' ? as.notBasic : undefined;
+      headers.authorization = `${notBasic === 'Bearer' ? 'Bearer' : 'Basic'} ${Buffer.from(`${email}${notBasic === 'no colon' ? '' : ':'}${api_key}`).toString('base64')}`;
     }
     let body: string | Buffer | (() => Readable) | undefined;
     if (multipart) {
@@ -379,7 +382,9 @@ export function curlLine(exchange: Exchange): string {
     const { email, api_key, shown, keyOf } = exchange.as;
     const user = (ROLES as readonly string[]).includes(email) ? `$TEAMCHAT_${ENV_NAMES[email as Role]}_EMAIL` : email;
     const key = keyOf !== undefined ? `$TEAMCHAT_${ENV_NAMES[keyOf]}_API_KEY` : shown ?? api_key;
-    parts.push('-u', `"${user}:${key}"`);
+    const { notBasic } = exchange.as;
+    if (notBasic === undefined) parts.push('-u', `"${user}:${key}"`);
+    else parts.push('-H', `"Authorization: ${notBasic === 'Bearer' ? 'Bearer' : 'Basic'} $(printf '%s' "${user}${notBasic === 'no colon' ? '' : ':'}${key}" | base64 -w0)"`);
   }
   parts.push(shellQuote(exchange.url));
   const making: string[] = [];

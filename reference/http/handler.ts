@@ -275,8 +275,10 @@ export function authenticate(realm: Realm, req: IncomingMessage): User {
 }
 
 function checkBasicCredentials(realm: Realm, header: string): User {
-  const [scheme, encoded] = header.trim().split(/\s+/, 2);
-  if (scheme?.toLowerCase() !== 'basic' || !encoded) throw unauthorized('This endpoint requires HTTP basic authentication.');
+  const [scheme, encoded, ...rest] = header.trim().split(/\s+/);
+  // Zulip's reading: a scheme and its credentials, the scheme Basic (another is a plain 400).
+  if (!encoded || rest.length > 0) throw unauthorized('Invalid authorization header for basic auth');
+  if (scheme!.toLowerCase() !== 'basic') throw new JsonError('This endpoint requires HTTP basic authentication.');
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw unauthorized('Invalid authorization header for basic auth');

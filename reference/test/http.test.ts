@@ -34,19 +34,23 @@ test('missing credentials: 401, WWW-Authenticate, JSON error', async () => {
   assert.equal(response.body, { result: 'error', msg: 'Not logged in: API authentication or user session required', code: 'UNAUTHORIZED' });
 });
 
-test('bad credentials: 401 for a wrong key, a malformed key, another scheme', async () => {
+test('bad credentials: 401 for a wrong key, a malformed key, a header that is not a scheme and credentials; 400 for another scheme, as Zulip', async () => {
   const wrong = 'Basic ' + Buffer.from('hamlet@example.com:' + 'a'.repeat(32)).toString('base64');
   for (const [authorization, msg] of [
     [wrong, 'Invalid API key'],
     ['Basic ' + Buffer.from('hamlet@example.com:short').toString('base64'), 'Malformed API key'],
-    ['Bearer abc', 'This endpoint requires HTTP basic authentication.'],
     ['Basic !!!', 'Invalid authorization header for basic auth'],
+    ['Basic', 'Invalid authorization header for basic auth'],
+    ['Basic abc def', 'Invalid authorization header for basic auth'],
   ]) {
     const response = await server.call(null, 'GET', '/drafts', {}, { headers: { authorization: authorization! } });
     assert.is(response.status, 401, authorization);
     assert.is(response.body.msg, msg);
     assert.is(response.headers.get('www-authenticate'), 'Basic realm="zulip"');
   }
+  const member = server.credentials('member').replace(/^Basic /, 'Bearer ');
+  const bearer = await server.call(null, 'GET', '/drafts', {}, { headers: { authorization: member } });
+  assert.equal([bearer.status, bearer.body.code, bearer.body.msg], [400, 'BAD_REQUEST', 'This endpoint requires HTTP basic authentication.']);
 });
 
 test('server_settings needs no credentials and ignores bad ones', async () => {
