@@ -26,23 +26,22 @@ interface CompiledRoute extends Route {
   /** The path up to its first parameter: a cheap test before the pattern's. */
   readonly prefix: string;
   readonly names: string[];
-  /** The methods a server at the realm's feature level has, sorted. */
+  /** The methods the path has, sorted. */
   readonly allowed: string[];
 }
 
-/** The routes a server at one feature level has: paths without parameters by the path itself, the others in order. */
+/** The routes: paths without parameters by the path itself, the others in order. */
 interface RouteTable {
   readonly exact: ReadonlyMap<string, CompiledRoute>;
   readonly patterns: readonly CompiledRoute[];
 }
 
-/** The routes a server at this feature level has, each with only the methods it has. */
-export function compileRoutes(routes: readonly Route[], featureLevel: number): RouteTable {
+/** The routes of the server (server.ts gives those its feature level has, each with the methods it has then). */
+export function compileRoutes(routes: readonly Route[]): RouteTable {
   const exact = new Map<string, CompiledRoute>();
   const patterns: CompiledRoute[] = [];
   for (const route of routes) {
-    const allowed = Object.keys(route.methods).filter((method) => featureLevel >= (route.since?.[method] ?? 0)).sort();
-    if (allowed.length === 0) continue;
+    const allowed = Object.keys(route.methods).sort();
     const names: string[] = [];
     const source = route.path.replace(/\{(\w+)(:int)?\}/g, (_, name: string, int?: string) => {
       names.push(name);
@@ -72,7 +71,7 @@ function findRoute(routes: RouteTable, pathname: string): { route: CompiledRoute
 }
 
 export function createHandler(house: House, routes: readonly Route[], closed: Promise<void>) {
-  const compiled = compileRoutes(routes, house.realm.featureLevel);
+  const compiled = compileRoutes(routes);
   const reset = () => house.reset();
   return (req: IncomingMessage, res: ServerResponse): void => {
     const realm = house.realm;

@@ -25,6 +25,18 @@ import type { Realm } from '../model/model.js';
 
 const api = (path: string) => `/api/v1${path}`;
 
+/**
+ * The routes a server at a feature level has, each with only the methods Zulip had at that level
+ * (a route's `since`); a route without any then is left out. The spec states no level for its
+ * operations: which endpoints a level has is Zulip's history, kept here with the table.
+ */
+export function routesAt(routes: readonly Route[], featureLevel: number): Route[] {
+  return routes.flatMap((route) => {
+    const methods = Object.fromEntries(Object.entries(route.methods).filter(([method]) => featureLevel >= (route.since?.[method] ?? 0)));
+    return Object.keys(methods).length === 0 ? [] : [{ ...route, methods }];
+  });
+}
+
 export const ROUTES: readonly Route[] = [
   { path: api('/server_settings'), methods: { GET: core.getServerSettings }, unauthenticated: true },
   { path: api('/register'), methods: { POST: core.register } },
@@ -114,7 +126,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   };
   let closeQueues!: () => void;
   const closed = new Promise<void>((resolve) => (closeQueues = resolve));
-  const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 60_000, headersTimeout: 10_000 }, createHandler(house, ROUTES, closed));
+  const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 60_000, headersTimeout: 10_000 }, createHandler(house, routesAt(ROUTES, house.realm.featureLevel), closed));
   // A request that is not even HTTP still gets a JSON error, then the connection ends.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
