@@ -1,9 +1,11 @@
-// The reference's own bounds on what it holds of a request. The spec states none but the emoji
-// file's (Limits: MAX_EMOJI_FILE_SIZE_MIB), which the HTTP layer keeps in handler.ts; these are
-// the server's, so that no client can make it hold more than it will answer (the README's "the
-// server never crashes, hangs or answers 5xx because of what a client sent"). A request past one
-// is refused with HTTP 413 in the envelope, changes nothing, and the connection is closed once
-// what is left of its body is dropped. Not mutated: no statement of the spec is kept here.
+// The reference's own bounds on what it holds of a request, and its answer to a body it cannot
+// read. The spec states no bound but the emoji file's (Limits: MAX_EMOJI_FILE_SIZE_MIB), which the
+// HTTP layer keeps in handler.ts, and describes no malformed body; these are the server's, so that
+// no client can make it hold more than it will answer, or leave it waiting (the README's "the
+// server never crashes, hangs or answers 5xx because of what a client sent"). A request past a
+// bound is refused with HTTP 413 in the envelope, changes nothing, and the connection is closed
+// once what is left of its body is dropped; a malformed body is a 400. Not mutated: no statement
+// of the spec is kept here.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type busboy from 'busboy';
@@ -107,4 +109,9 @@ export function takeFieldsWithin(parser: busboy.Busboy, take: (name: string, val
   });
   parser.on('fieldsLimit', () => fail(new JsonError(`Too many fields (limit: ${LIMITS.fields})`, 413)));
   parser.on('partsLimit', () => fail(new JsonError('Too many parts', 413)));
+}
+
+/** A stream of a multipart body that errs (a body that ends inside a part, or one busboy cannot read): refused as malformed through `stop`, never thrown. */
+export function refuseMalformed(stream: NodeJS.EventEmitter, stop: (error: JsonError) => void): void {
+  stream.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));
 }

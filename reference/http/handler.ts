@@ -11,7 +11,7 @@ import { peerOf } from './pages.js';
 
 export { RAW, type House, type Operation, type Peer, type Request, type Route } from '../model/request.js';
 import { JsonError, Params } from '../model/params.js';
-import { LIMITS, bodyBytesFor, closeIfBodyUnread, formPairs, multipartBounds, readAll, streamWithin, takeFieldsWithin } from './bounds.js';
+import { LIMITS, bodyBytesFor, closeIfBodyUnread, formPairs, multipartBounds, readAll, refuseMalformed, streamWithin, takeFieldsWithin } from './bounds.js';
 
 export { LIMITS } from './bounds.js';
 
@@ -392,7 +392,7 @@ function readMultipart(req: IncomingMessage, realm: Realm, done: BodyCallback): 
   parser.on('file', (field, stream, info) => {
     const chunks: Buffer[] = [];
     // A body that ends inside the file errs on the file's stream too: answered as malformed, never thrown.
-    stream.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));
+    refuseMalformed(stream, stop);
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.on('limit', () => {
       chunks.length = 0;
@@ -404,7 +404,7 @@ function readMultipart(req: IncomingMessage, realm: Realm, done: BodyCallback): 
     });
   });
   parser.on('filesLimit', () => fail(new JsonError('You must upload exactly one file.')));
-  parser.on('error', (error: Error) => stop(new JsonError(`Malformed multipart body: ${error.message}`)));
+  refuseMalformed(parser, stop);
   parser.on('close', () => {
     if (settled) return;
     settled = true;
