@@ -15,7 +15,7 @@ import { ROUTES } from '../reference/http/server.js';
 import { CLASSES, classProblems, type AreaClasses, type Structure } from './mutation-classes.js';
 import { SPEC_RULES } from '../reference/http/rules.js';
 import { instrumented } from './mutant-check.js';
-import { LISTED_FILE, RUNNER, TOP_LEVEL, caughtIn, listedIn, planOf, reportName, runKey, runsOf } from './mutant-run.js';
+import { DIALECTS, LISTED_FILE, RUNNER, SEEDS, TOP_LEVEL, caughtIn, listedIn, planOf, reportName, runKey, runsOf } from './mutant-run.js';
 import { TABLE_LEVELS } from '../conformance/checks/settings.js';
 import { AREAS, MODULES, MUST_GOAL, builtModule, caught, caughtByMust, classAt, readGaps, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, relocated, sameClasses, samePlace, scoresOfRecord, type Equivalent, type Place, type Verdict } from './mutation.js';
 
@@ -226,6 +226,16 @@ test('a survivor the lists explain makes level 415\'s runs at seed 1 alone, both
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('from runner 4 an open point\'s mutant makes level 415\'s runs alone, every seed in both dialects; spec code its whole plan; runner 3 as it ran', () => {
+  for (const area of AREAS) {
+    const open = runsOf(area, 4, { kind: 'open' });
+    assert.equal(open.map(runKey), SEEDS.flatMap((seed) => DIALECTS.map((dialect) => `s${seed}.${dialect}.l${TOP_LEVEL}`)), area);
+    assert.ok(open.every((run) => run.decisions), `${area}: with the decisions, which are what can catch an open point`);
+    assert.equal(runsOf(area, 4), planOf(area, 4), `${area}: spec code, the whole plan`);
+    assert.equal(runsOf(area, 3, { kind: 'open' }), planOf(area, 3), `${area}: runner 3 ran an open point's whole plan`);
   }
 });
 

@@ -248,7 +248,7 @@ export const MUST_GOAL = 95;
 const runsOf = (area: string, runner: number) => {
   if (runner < 2) return `${TOP_LEVEL}; alternate without decisions (runner 1)`;
   const tables = [...new Set(planOf(area, runner).filter((run) => run.tables).map((run) => run.level))];
-  return [TOP_LEVEL, ...edgeLevels(area)].join(', ') + (tables.length > 0 ? `; the tables' rules at ${tables.join(', ')}` : '') + (runner < 3 ? '; without the model (runner 2)' : '');
+  return [TOP_LEVEL, ...edgeLevels(area)].join(', ') + (tables.length > 0 ? `; the tables' rules at ${tables.join(', ')}` : '') + (runner < 3 ? '; without the model (runner 2)' : runner >= 4 ? `; open points at ${TOP_LEVEL} alone` : '');
 };
 
 function markdown(scores: readonly AreaScore[], runs: number, unmeasured: readonly string[], moved: ReadonlyArray<readonly [string, readonly ClassChange[]]> = []): string {
@@ -264,8 +264,9 @@ function markdown(scores: readonly AreaScore[], runs: number, unmeasured: readon
     'decision the alternate dialect decides otherwise fails against the unmutated reference too: a rule catches a mutant',
     'only where it passed in that run against the unmutated reference. Each mutant\'s verdict records which rules caught',
     `it (\`scripts/mutation-verdicts.json\`). An area measured by the first runner (runner 1) ran at level ${TOP_LEVEL} alone, the`,
-    'alternate dialect without the decisions; one measured by runner 2, without the model and the tables\' levels; the column',
-    '"runs" says which.',
+    'alternate dialect without the decisions; one measured by runner 2, without the model and the tables\' levels; from runner 4',
+    `an open point's mutant runs at level ${TOP_LEVEL} alone (its verdict, which only the score with decisions counts, is then a lower`,
+    'bound); the column "runs" says which.',
     '',
     'The class of a mutant is where it stands, fixed by the code before any run (`scripts/mutation-classes.ts`, which',
     '`scripts/mutation.test.ts` holds to the code): **spec code** is the code of the rules the spec states and of the',
