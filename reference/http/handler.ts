@@ -13,8 +13,6 @@ export { RAW, type House, type Operation, type Peer, type Request, type Route } 
 import { JsonError, Params } from '../model/params.js';
 import { LIMITS, bodyBytesFor, closeIfBodyUnread, formPairs, multipartBounds, readAll, refuseMalformed, streamWithin, takeFieldsWithin } from './bounds.js';
 
-export { LIMITS } from './bounds.js';
-
 const MIB = 1024 * 1024;
 
 /** The largest file a request may carry: MAX_EMOJI_FILE_SIZE_MIB. */

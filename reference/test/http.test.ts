@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { RULES } from '../../conformance/rules.js';
-import { LIMITS } from '../http/handler.js';
+import { LIMITS } from '../http/bounds.js';
 import { TestServer } from './test-helpers.js';
 
 let server: TestServer;
