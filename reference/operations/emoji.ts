@@ -40,7 +40,7 @@ function checkOneFile(files: readonly UploadedFile[]): UploadedFile {
 /** emoji.upload-stores: the spec's "image or gif": a PNG, or a GIF of either version, by its signature. */
 function isImageOrGif(file: UploadedFile): boolean {
   const data = file.data;
-  if (data.length >= 8 && data.compare(PNG_SIGNATURE, 0, 8, 0, 8) === 0) return true;
+  if (data.subarray(0, 8).equals(PNG_SIGNATURE)) return true;
   const head = data.subarray(0, 6).toString('latin1');
   return head === 'GIF87a' || head === 'GIF89a';
 }
@@ -100,7 +100,7 @@ export function mayUploadEmoji(realm: Realm, user: User): boolean {
 
 /** emoji.images-only: a PNG's chunks whole, a GIF to its trailer, a JPEG to its end marker, a WebP of its stated size. */
 function isWhole(data: Buffer): boolean {
-  if (data.length >= 8 && data.compare(PNG_SIGNATURE, 0, 8, 0, 8) === 0) return isWholePng(data);
+  if (data.subarray(0, 8).equals(PNG_SIGNATURE)) return isWholePng(data);
   const head = data.subarray(0, 6).toString('latin1');
   if (head === 'GIF87a' || head === 'GIF89a') return data.length > 13 && data[data.length - 1] === 0x3b;
   if (data.length > 4 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return data[data.length - 2] === 0xff && data[data.length - 1] === 0xd9;
