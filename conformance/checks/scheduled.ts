@@ -8,7 +8,7 @@ import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeed
 import { canonical, SHAPES } from '../run/shape.js';
 import { caseTopic, characterLength, fitTopic, MARKED, MISSING_ID, MARKED_SHORT, text, topicText } from './generators.js';
 import { ON_TIME_SECONDS, due, deliveryProperty, stampedLate } from './deliveries.js';
-import { advanceClock, fetchState, runChannel, messagesAfter, namesId, pollEvents, readConversation, registerQueue, serverStamp, targetNow, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';
+import { advanceClock, createChannel, fetchState, runChannel, messagesAfter, namesId, pollEvents, readConversation, registerQueue, serverStamp, targetNow, type Conversation, type PreparedOperation, type SpecOperation } from './world.js';
 
 type Kind = 'channel' | 'direct';
 
@@ -58,6 +58,14 @@ function world(context: Context): Promise<World> {
     const second = await runChannel(context, ['member']);
     return { channels: [first.id, second.id], audiences: [[users.member.id], [users.other.id], [users.admin.id], [users.other.id, users.admin.id].sort((a, b) => a - b)] };
   });
+}
+
+/**
+ * A private channel of the run: `member`'s own (subscribed), a channel that exists for member; or
+ * `other`'s alone, which Zulip answers member as one that does not exist (scheduled.error-texts).
+ */
+function privateChannel(context: Context, whose: 'member' | 'other'): Promise<number> {
+  return context.memo(`scheduled-private ${whose}`, async () => (await createChannel(context, `scheduled-private-${whose}`, [whose], true)).id);
 }
 
 /** A time far enough ahead that no clock a check moves reaches it. */
@@ -581,6 +589,16 @@ const mustChecks: Check[] = [
 
   check('scheduled.missing-channel-error', async (context) => {
     const w = await world(context);
+    // The boundary of "does not exist": a private channel the sender is subscribed to exists, and
+    // an edit to it is not refused as one that does not (whatever else a server says of it).
+    const own = await privateChannel(context, 'member');
+    const { id: onPrivate } = await schedule(context, { kind: 'channel', to: w.channels[0], topic: 'private', content: `${context.prefix} private`, timestamp: 0 });
+    try {
+      const answer = await edit(context, onPrivate, { to: own });
+      expect(answer.body?.code !== 'STREAM_DOES_NOT_EXIST', `an edit to channel ${own}, private with the sender subscribed (a channel that exists), is refused as one that does not exist: ${answer.status} ${JSON.stringify(answer.body)}`);
+    } finally {
+      await remove(context, onPrivate);
+    }
     const missing = fc.integer({ min: 0, max: 1000 }).map((k) => MISSING_ID + k);
     const cases = fc.tuple(anyKind, missing).chain(([from, id]) => fc.tuple(
       initial(context, w, from),
@@ -889,6 +907,7 @@ const decisionChecks: Check[] = [
     const now = await targetNow(context);
     const past = now - DAY;
     const channel = w.channels[0];
+    const hidden = await privateChannel(context, 'other');
     const { id, message } = await schedule(context, { kind: 'channel', to: channel, topic: 'texts', content: `${context.prefix} texts`, timestamp: 0 });
     const gone = await deletedId(context, { kind: 'direct', to: [users.other.id], topic: '', content: `${context.prefix} gone`, timestamp: 0 });
     try {
@@ -901,6 +920,8 @@ const decisionChecks: Check[] = [
         [gone, { content: 'x', scheduled_delivery_timestamp: past }, 'Scheduled delivery time must be in the future.', 400, 'BAD_REQUEST'],
         [gone, { content: 'x' }, 'Scheduled message does not exist', 404, 'BAD_REQUEST'],
         [id, { to: MISSING_ID }, inZulipWords(context.level, `Channel with ID '${MISSING_ID}' does not exist`), 400, 'STREAM_DOES_NOT_EXIST'],
+        // A private channel the sender is not in is, to Zulip, a channel that does not exist.
+        [id, { to: hidden }, inZulipWords(context.level, `Channel with ID '${hidden}' does not exist`), 400, 'STREAM_DOES_NOT_EXIST'],
         [id, { type: 'private', to: [users.other.id, MISSING_ID] }, `Invalid user ID ${MISSING_ID}`, 400, 'BAD_REQUEST'],
         [id, { type: 'bogus', to: channel, topic: 'x' }, ['Invalid type: Value error, Not in the list of possible values', 'Invalid type'], 400, 'BAD_REQUEST'],
         // A list of one channel ID is not a channel ID to Zulip (a reading the must check leaves open).
