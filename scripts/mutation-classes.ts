@@ -146,8 +146,8 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     outside: { findAccessibleMessage: 'GET /messages/{id}' },
   },
   addresses: {
-    spec: ['isEmptyTopicName', 'checkChannelId', 'checkDirectRecipientIds'],
-    open: { checkChannelTopic: ['scheduled.topic-normalized'] },
+    spec: ['isEmptyTopicName', 'checkChannelId', 'channelDoesNotExist', 'checkDirectRecipientIds'],
+    open: { checkChannelTopic: ['scheduled.topic-normalized'], refuseChannelHiddenFrom: ['scheduled.error-texts'], participantsInOrder: ['scheduled.listing-shape'] },
     outside: {},
   },
   users: {
