@@ -193,6 +193,24 @@ export function listedIn(dir: string): ReadonlySet<string> {
   return new Set(existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as string[]) : []);
 }
 
+/**
+ * What a mutation run's reports are of (`npm run mutation -- AREA --resume` goes on only from the
+ * same): the built module's hash, the runner and the random cases per property.
+ */
+export const STAMP_FILE = 'stamp.json';
+export const stampOf = (moduleHash: string, runs: number, version: number = RUNNER) => JSON.stringify({ module: moduleHash, runner: version, runs });
+
+/**
+ * A resumed run (TEAMCHAT_MUTANT_RESUME=1, which `--resume` sets) takes a run's finished report
+ * where the directory holds one, as the stopped run left it, rather than making the run again: a
+ * run exits 0 exactly when its report names no rule that failed or ended in error. A report of a
+ * run stopped at its time, or cut off by the stop, is no finished one: that run is made again.
+ */
+export function resumedStatus(json: string, resume = process.env.TEAMCHAT_MUTANT_RESUME === '1'): number | null {
+  if (!resume || !finishedReport(json)) return null;
+  return failedRules(json).length > 0 ? 1 : 0;
+}
+
 /** The runner's exit when a run left no finished report: the mutant crashed or hung the reference. */
 export const STOPPED = 3;
 
@@ -211,7 +229,7 @@ function main(): number {
   for (const run of runsOf(area, version, { kind, survivorRecheck: Boolean(process.env.TEAMCHAT_MUTANT_TOP_ONLY), listed: version >= 3 && listedIn(dir).has(mutant) })) {
     const json = reportName(dir, mutant, run, version);
     const args = ['dist/conformance/main.js', '--only', run.rules, '--reference-dialect', run.dialect, '--reference-level', String(run.level), ...(run.decisions ? ['--decisions'] : []), '--seed', String(run.seed), '--runs', runs, '--quiet', '--json', json];
-    const status = spawnSync(process.execPath, args, { stdio: 'ignore', timeout: RUN_TIMEOUT_MS, env: { ...process.env, TEAMCHAT_STALL_EXIT_MS: String(STALL_EXIT_MS) } }).status;
+    const status = resumedStatus(json) ?? spawnSync(process.execPath, args, { stdio: 'ignore', timeout: RUN_TIMEOUT_MS, env: { ...process.env, TEAMCHAT_STALL_EXIT_MS: String(STALL_EXIT_MS) } }).status;
     if (status === 0) continue;
     // No report, or one of a run stopped at its time: the suite could not run against the mutant
     // (it hung or crashed the reference, which then ended the run). A detection that names no rule

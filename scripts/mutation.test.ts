@@ -5,7 +5,8 @@
 // makes, in spec code or an open point, that no rule caught. A score under the goal is published
 // as under it: the test holds the docs to the verdicts, not the verdicts to the goal.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -15,7 +16,7 @@ import { ROUTES } from '../reference/http/server.js';
 import { CLASSES, classProblems, type AreaClasses, type Structure } from './mutation-classes.js';
 import { SPEC_RULES } from '../reference/http/rules.js';
 import { instrumented } from './mutant-check.js';
-import { DIALECTS, LISTED_FILE, RUNNER, SEEDS, TOP_LEVEL, caughtIn, listedIn, planOf, reportName, runKey, runsOf } from './mutant-run.js';
+import { DIALECTS, LISTED_FILE, RUNNER, SEEDS, TOP_LEVEL, caughtIn, listedIn, planOf, reportName, resumedStatus, runKey, runsOf } from './mutant-run.js';
 import { TABLE_LEVELS } from '../conformance/checks/settings.js';
 import { AREAS, MODULES, MUST_GOAL, builtModule, caught, caughtByMust, classAt, readGaps, classChanges, isCurrent, markdownOfRecord, placeName, readEquivalents, readVerdicts, relocated, sameClasses, samePlace, scoresOfRecord, type Equivalent, type Place, type Verdict } from './mutation.js';
 
@@ -280,6 +281,55 @@ test('a rule catches a mutant only where it passed against the unmutated referen
     assert.equal(caughtIn(dir, '8', run), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a resumed run takes each run its stopped run finished from the report, and makes again one the stop cut off', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'teamchat-mutant-'));
+  try {
+    const report = (status: string, extra = {}) => JSON.stringify({ ...extra, rules: [{ id: 'typing.only-to-receivers', severity: 'must', status }] });
+    for (const run of planOf('typing')) writeFileSync(reportName(dir, 'none', run), report('pass'));
+    writeFileSync(reportName(dir, '4', planOf('typing')[0]!), report('fail'));
+    const resumed = (mutant: string) => spawnSync(process.execPath, ['dist/scripts/mutant-run.js', 'typing', '1', dir], { env: { ...process.env, TEAMCHAT_MUTANT_RESUME: '1', __STRYKER_ACTIVE_MUTANT__: mutant }, encoding: 'utf8', timeout: 60_000 });
+    // Every run of the unmutated reference is there, passed: none is made again (no report is rewritten).
+    const written = planOf('typing').map((run) => statSync(reportName(dir, 'none', run)).mtimeMs);
+    assert.is(resumed('none').status, 0);
+    assert.equal(planOf('typing').map((run) => statSync(reportName(dir, 'none', run)).mtimeMs), written);
+    // A mutant a must rule caught in its first run is caught, from that run's report alone.
+    assert.is(resumed('4').status, 1);
+    assert.equal(readdirSync(dir).filter((name) => name.startsWith('4.')), [reportName(dir, '4', planOf('typing')[0]!).slice(dir.length + 1)]);
+    // A report the stop cut short, and none at all, are runs to make again; without --resume every run is.
+    const cut = join(dir, 'cut.json');
+    writeFileSync(cut, report('error', { interrupted: true }));
+    assert.is(resumedStatus(cut, true), null);
+    assert.is(resumedStatus(join(dir, 'absent.json'), true), null);
+    assert.is(resumedStatus(reportName(dir, '4', planOf('typing')[0]!), false), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--resume goes on only from a stopped run of the same module, and with no other mode: else one line and exit 2, before Stryker', () => {
+  const misuse = spawnSync(process.execPath, ['dist/scripts/mutation.js', 'typing', '--resume', '--collect'], { encoding: 'utf8', timeout: 60_000 });
+  assert.is(misuse.status, 2);
+  assert.match(misuse.stderr, /^teamchat mutation: --resume runs Stryker again; it goes with neither --collect, --rescore nor --relocate\n$/);
+  const dir = join('reports', 'mutants', 'typing');
+  const stamp = join(dir, 'stamp.json');
+  let kept: string | null = null;
+  try {
+    kept = readFileSync(stamp, 'utf8');
+  } catch {
+    kept = null;
+  }
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(stamp, JSON.stringify({ module: 'another', runner: RUNNER, runs: 10 }));
+    const other = spawnSync(process.execPath, ['dist/scripts/mutation.js', 'typing', '--resume'], { encoding: 'utf8', timeout: 60_000 });
+    assert.is(other.status, 2);
+    assert.match(other.stderr, /^teamchat mutation: nothing of typing to resume: its reports are of another module, runner or --runs \(run it without --resume\)\n$/);
+  } finally {
+    if (kept === null) rmSync(stamp, { force: true });
+    else writeFileSync(stamp, kept);
   }
 });
 

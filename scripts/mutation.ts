@@ -1,7 +1,9 @@
-// npm run mutation -- AREA [AREA …] [--runs N] [--concurrency N] [--rescore | --collect]
+// npm run mutation -- AREA [AREA …] [--runs N] [--concurrency N] [--rescore | --collect | --resume]
 //   --rescore: score the recorded verdicts again (after a change of the list of equivalent
 //   mutants) without running Stryker; --collect: record the areas' verdicts from their last
-//   Stryker run (reports/) without running it again.
+//   Stryker run (reports/) without running it again; --resume: run again a run that was stopped
+//   (a killed process, a machine that went away), keeping every run of a mutant it finished, when
+//   the module, the runner and --runs are the same.
 //
 // Mutation testing of the reference with StrykerJS: the built module of an area (MODULES: an
 // operation's, or one the operations share) is mutated, and the suite is the test (scripts/mutant-run.ts): the
@@ -30,7 +32,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLASSES, classIn, classOf, declarationAt, declarationsOf, partsOf, RULE_ID, type AreaClasses, type MutantClass } from './mutation-classes.js';
 import { ruleById } from '../conformance/rules.js';
-import { CLASSES_FILE, LISTED_FILE, RUNNER, SEEDS, TOP_LEVEL, countedIn, edgeLevels, failedRules, planOf, reportName, runKey } from './mutant-run.js';
+import { CLASSES_FILE, LISTED_FILE, RUNNER, SEEDS, STAMP_FILE, stampOf, TOP_LEVEL, countedIn, edgeLevels, failedRules, planOf, reportName, runKey } from './mutant-run.js';
 
 /**
  * Each area and its module of the reference: the operations' modules, and the modules of spec code
@@ -400,13 +402,17 @@ export const markdownOfRecord = () => {
 };
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string' }, concurrency: { type: 'string' }, rescore: { type: 'boolean' }, collect: { type: 'boolean' }, relocate: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string' }, concurrency: { type: 'string' }, rescore: { type: 'boolean' }, collect: { type: 'boolean' }, relocate: { type: 'boolean' }, resume: { type: 'boolean' } } });
   const areas = positionals;
   for (const area of areas) {
     if (!(AREAS as readonly string[]).includes(area)) {
       process.stderr.write(`teamchat mutation: no area ${area}: name one of ${AREAS.join(', ')}\n`);
       return 2;
     }
+  }
+  if (values.resume && (values.collect || values.rescore || values.relocate)) {
+    process.stderr.write('teamchat mutation: --resume runs Stryker again; it goes with neither --collect, --rescore nor --relocate\n');
+    return 2;
   }
   if (values.relocate) {
     if (areas.length === 0) {
@@ -435,8 +441,16 @@ async function main(): Promise<number> {
     const module = builtModule(area);
     const verdictsDir = join(process.cwd(), 'reports', 'mutants', area);
     if (!values.collect) {
-      rmSync(verdictsDir, { recursive: true, force: true });
+      const stamp = stampOf(hashOf(readFileSync(module, 'utf8')), runs);
+      const stampFile = join(verdictsDir, STAMP_FILE);
+      if (!values.resume) rmSync(verdictsDir, { recursive: true, force: true });
+      else if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
+        process.stderr.write(`teamchat mutation: nothing of ${area} to resume: ${existsSync(stampFile) ? 'its reports are of another module, runner or --runs' : 'no stopped run left its reports'} (run it without --resume)\n`);
+        return 2;
+      }
       mkdirSync(verdictsDir, { recursive: true });
+      writeFileSync(stampFile, stamp);
+      process.env.TEAMCHAT_MUTANT_RESUME = values.resume ? '1' : '';
     }
     // Each mutant's runs write their reports under its ID (Stryker names the active mutant in the
     // environment), so that the verdict names every rule that caught it.
