@@ -195,10 +195,11 @@ export function listedIn(dir: string): ReadonlySet<string> {
 
 /**
  * What a mutation run's reports are of (`npm run mutation -- AREA --resume` goes on only from the
- * same): the built module's hash, the runner and the random cases per property.
+ * same): the hashes of the built module and of the built suite, the runner and the random cases per
+ * property.
  */
 export const STAMP_FILE = 'stamp.json';
-export const stampOf = (moduleHash: string, runs: number, version: number = RUNNER) => JSON.stringify({ module: moduleHash, runner: version, runs });
+export const stampOf = (moduleHash: string, suiteHash: string, runs: number, version: number = RUNNER) => JSON.stringify({ module: moduleHash, suite: suiteHash, runner: version, runs });
 
 /**
  * A resumed run (TEAMCHAT_MUTANT_RESUME=1, which `--resume` sets) takes a run's finished report

@@ -323,10 +323,10 @@ test('--resume goes on only from a stopped run of the same module, and with no o
   }
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(stamp, JSON.stringify({ module: 'another', runner: RUNNER, runs: 10 }));
+    writeFileSync(stamp, JSON.stringify({ module: 'another', suite: 'another', runner: RUNNER, runs: 10 }));
     const other = spawnSync(process.execPath, ['dist/scripts/mutation.js', 'typing', '--resume'], { encoding: 'utf8', timeout: 60_000 });
     assert.is(other.status, 2);
-    assert.match(other.stderr, /^teamchat mutation: nothing of typing to resume: its reports are of another module, runner or --runs \(run it without --resume\)\n$/);
+    assert.match(other.stderr, /^teamchat mutation: nothing of typing to resume: its reports are of another module, suite, runner or --runs \(run it without --resume\)\n$/);
   } finally {
     if (kept === null) rmSync(stamp, { force: true });
     else writeFileSync(stamp, kept);

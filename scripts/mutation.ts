@@ -3,7 +3,7 @@
 //   mutants) without running Stryker; --collect: record the areas' verdicts from their last
 //   Stryker run (reports/) without running it again; --resume: run again a run that was stopped
 //   (a killed process, a machine that went away), keeping every run of a mutant it finished, when
-//   the module, the runner and --runs are the same.
+//   the module, the suite, the runner and --runs are the same.
 //
 // Mutation testing of the reference with StrykerJS: the built module of an area (MODULES: an
 // operation's, or one the operations share) is mutated, and the suite is the test (scripts/mutant-run.ts): the
@@ -27,7 +27,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLASSES, classIn, classOf, declarationAt, declarationsOf, partsOf, RULE_ID, type AreaClasses, type MutantClass } from './mutation-classes.js';
@@ -150,6 +150,16 @@ export interface AreaScore {
 }
 
 export const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The built suite's hash: every file of dist/conformance, by path and content. */
+export function suiteHash(root = 'dist/conformance'): string {
+  const hash = createHash('sha256');
+  for (const name of (readdirSync(root, { recursive: true }) as string[]).sort()) {
+    const path = join(root, name);
+    if (statSync(path).isFile()) hash.update(`${name}\0`).update(readFileSync(path));
+  }
+  return hash.digest('hex');
+}
 export const samePlace = (a: Place, b: Place) => a.line === b.line && a.column === b.column && a.end === b.end && a.mutator === b.mutator && a.replacement === b.replacement;
 export const placeName = (p: Place) => `${p.line}:${p.column}-${p.end} ${p.mutator} → ${JSON.stringify(p.replacement)}`;
 
@@ -441,11 +451,11 @@ async function main(): Promise<number> {
     const module = builtModule(area);
     const verdictsDir = join(process.cwd(), 'reports', 'mutants', area);
     if (!values.collect) {
-      const stamp = stampOf(hashOf(readFileSync(module, 'utf8')), runs);
+      const stamp = stampOf(hashOf(readFileSync(module, 'utf8')), suiteHash(), runs);
       const stampFile = join(verdictsDir, STAMP_FILE);
       if (!values.resume) rmSync(verdictsDir, { recursive: true, force: true });
       else if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== stamp) {
-        process.stderr.write(`teamchat mutation: nothing of ${area} to resume: ${existsSync(stampFile) ? 'its reports are of another module, runner or --runs' : 'no stopped run left its reports'} (run it without --resume)\n`);
+        process.stderr.write(`teamchat mutation: nothing of ${area} to resume: ${existsSync(stampFile) ? 'its reports are of another module, suite, runner or --runs' : 'no stopped run left its reports'} (run it without --resume)\n`);
         return 2;
       }
       mkdirSync(verdictsDir, { recursive: true });
