@@ -55,11 +55,16 @@ test('bad options end with exit 2 and one line that says what is wrong', async (
 });
 
 test('with TEAMCHAT_STALL_EXIT_MS, a server whose event loop no longer turns (a loop that never ends) ends itself', async () => {
-  // A module loaded first that, a moment after the start, loops forever on the main thread.
-  const child = spawn(process.execPath, ['--import', 'data:text/javascript,setTimeout(() => { for (;;); }, 500)', main, '--port', '0'], { env: { ...process.env, TEAMCHAT_STALL_EXIT_MS: '1000' } });
+  // A module loaded first that loops forever on the main thread when told to: told once the server
+  // listens, when its watcher surely runs (a loop begun at a time of its own could begin before
+  // the server had started its watcher, on a machine slow to load it, and never end).
+  const child = spawn(process.execPath, ['--import', 'data:text/javascript,process.on("SIGUSR2", () => { for (;;); })', main, '--port', '0'], { env: { ...process.env, TEAMCHAT_STALL_EXIT_MS: '1000' } });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])));
+  const exited = new Promise<[number | null, string | null]>((resolve) => child.on('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])));
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  child.kill('SIGUSR2');
+  const [code, signal] = await exited;
   assert.is(signal, 'SIGKILL', `ended with ${code}, ${signal}`);
   assert.match(stderr, /the event loop has not turned for 1000 ms; ending/);
 });
