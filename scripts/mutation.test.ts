@@ -5,7 +5,7 @@
 // makes, in spec code or an open point, that no rule caught. A score under the goal is published
 // as under it: the test holds the docs to the verdicts, not the verdicts to the goal.
 
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -315,12 +315,7 @@ test('--resume goes on only from a stopped run of the same module, and with no o
   assert.match(misuse.stderr, /^teamchat mutation: --resume runs Stryker again; it goes with neither --collect, --rescore nor --relocate\n$/);
   const dir = join('reports', 'mutants', 'typing');
   const stamp = join(dir, 'stamp.json');
-  let kept: string | null = null;
-  try {
-    kept = readFileSync(stamp, 'utf8');
-  } catch {
-    kept = null;
-  }
+  const kept = existsSync(stamp) ? readFileSync(stamp, 'utf8') : null;
   try {
     mkdirSync(dir, { recursive: true });
     writeFileSync(stamp, JSON.stringify({ module: 'another', suite: 'another', runner: RUNNER, runs: 10 }));

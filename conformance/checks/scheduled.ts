@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import type { ParamList, Response, Role } from '../run/client.js';
-import { check, expect, modelRun, inZulipWords, refused, refusedExactly, succeeded, Skip, Violation, type Check, type Context } from '../run/harness.js';
+import { check, expect, modelRun, inZulipWords, noServerError, refused, refusedExactly, succeeded, Skip, Violation, type Check, type Context } from '../run/harness.js';
 import { canonical, SHAPES } from '../run/shape.js';
 import { caseTopic, characterLength, fitTopic, MARKED, MISSING_ID, MARKED_SHORT, text, topicText } from './generators.js';
 import { ON_TIME_SECONDS, due, deliveryProperty, stampedLate } from './deliveries.js';
@@ -595,6 +595,7 @@ const mustChecks: Check[] = [
     const { id: onPrivate } = await schedule(context, { kind: 'channel', to: w.channels[0], topic: 'private', content: `${context.prefix} private`, timestamp: 0 });
     try {
       const answer = await edit(context, onPrivate, { to: own });
+      noServerError(answer, `PATCH /scheduled_messages/${onPrivate} to private channel ${own}`);
       expect(answer.body?.code !== 'STREAM_DOES_NOT_EXIST', `an edit to channel ${own}, private with the sender subscribed (a channel that exists), is refused as one that does not exist: ${answer.status} ${JSON.stringify(answer.body)}`);
     } finally {
       await remove(context, onPrivate);
