@@ -68,9 +68,15 @@ const TABLE_RULES = 'defaults.settings-at-their-levels,defaults.enum-values,defa
  * and leave and join a channel, and after each step it reads every actor's drafts, scheduled
  * messages, settings and flags, so that a mutant is caught wherever a must rule can see it.
  */
+/**
+ * The HTTP layer bounds a whole body by the largest file a request may carry: only a body larger
+ * than the general rules' ever are sees that bound, and the emoji's size limit sends one (a file of
+ * exactly the limit is accepted, one byte more refused as too large, not as a body beyond bounds).
+ */
+const BODY_BOUND_RULES = 'emoji.size-limit';
 const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*', addresses: 'scheduled.*', channels: 'flags.*' };
 export function areaSelection(area: string, version: number = RUNNER): string {
-  const own = area === 'general' ? 'general.*' : `${SHARED[area] ?? `${area}.*`},general.*`;
+  const own = area === 'general' ? `general.*,${BODY_BOUND_RULES}` : `${SHARED[area] ?? `${area}.*`},general.*`;
   return version >= 3 ? `${own},organization.*` : own;
 }
 

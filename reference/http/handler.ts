@@ -6,8 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
 import { BEHAVIOURS } from '../model/levels.js';
 import type { Realm, UploadedFile, User } from '../model/model.js';
-import { RAW, type House, type Route } from '../model/request.js';
-import { peerOf } from './pages.js';
+import type { House, Route } from '../model/request.js';
+import { answerInternalError, mapAnswer, rawAnswer, servicesOf, whenAnswered, type Answer, type Services } from './outside.js';
 
 export { RAW, type House, type Operation, type Peer, type Request, type Route } from '../model/request.js';
 import { JsonError, Params } from '../model/params.js';
@@ -39,7 +39,7 @@ export function compileRoutes(routes: readonly Route[]): RouteTable {
   const exact = new Map<string, CompiledRoute>();
   const patterns: CompiledRoute[] = [];
   for (const route of routes) {
-    const allowed = Object.keys(route.methods).sort();
+    const allowed = methodsInOrder(route.methods);
     const names: string[] = [];
     const source = route.path.replace(/\{(\w+)(:int)?\}/g, (_, name: string, int?: string) => {
       names.push(name);
@@ -48,10 +48,19 @@ export function compileRoutes(routes: readonly Route[]): RouteTable {
     const prefix = route.path.split('{')[0]!;
     const compiled = { ...route, names, allowed, prefix, pattern: new RegExp(`^${source}/?$`) };
     if (names.length > 0) patterns.push(compiled);
-    // A trailing slash is the same path.
-    else exact.set(route.path, compiled).set(`${route.path}/`, compiled);
+    else for (const path of spellingsOf(route.path)) exact.set(path, compiled);
   }
   return { exact, patterns };
+}
+
+/** general.unknown-endpoints: the methods a path has, as Allow and allowed_methods name them: sorted. */
+function methodsInOrder(methods: Route['methods']): string[] {
+  return Object.keys(methods).sort();
+}
+
+/** general.unknown-endpoints: the spellings of a path without parameters the server has: with a trailing slash too, as Zulip's. */
+function spellingsOf(path: string): string[] {
+  return [path, `${path}/`];
 }
 
 const NO_MATCH: RegExpExecArray | null = null;
@@ -70,31 +79,29 @@ function findRoute(routes: RouteTable, pathname: string): { route: CompiledRoute
 
 export function createHandler(house: House, routes: readonly Route[], closed: Promise<void>) {
   const compiled = compileRoutes(routes);
-  const reset = () => house.reset();
+  const services = servicesOf(house, closed);
   return (req: IncomingMessage, res: ServerResponse): void => {
     const realm = house.realm;
+    const failed = (error: unknown) => answerFailure(realm, req, res, error);
     // The body is read (within the limits) before anything is answered, so that every
     // answer, an early 401 or 404 included, leaves the connection fit for the next request.
     readBody(req, realm, (failure, body) => {
       try {
         if (failure) throw failure;
-        const answer = dispatch(realm, compiled, closed, req, res, body!, reset);
-        if (answer instanceof Promise) answer.then((data) => finish(realm, req, res, data)).catch((error: unknown) => answerFailure(realm, req, res, error));
-        else finish(realm, req, res, answer);
+        whenAnswered(dispatch(realm, compiled, req, res, body!, services(req)), (data) => finish(realm, req, res, data), failed);
       } catch (error) {
-        answerFailure(realm, req, res, error);
+        failed(error);
       }
     });
   };
 }
 
-/** Sends an operation's success response; null: already answered. */
+/** Sends an operation's success response (JSON, or the raw bytes of a file or page); null: already answered. */
 function finish(realm: Realm, req: IncomingMessage, res: ServerResponse, data: Record<string, unknown> | null): void {
-  const raw = (data as { [RAW]?: { type: string; data: Buffer } } | null)?.[RAW];
-  if (raw) {
-    res.writeHead(200, { 'Content-Type': raw.type, 'Content-Length': raw.data.length });
-    setImmediate(finishAnswer, res, answerBody(req, raw.data));
-  } else if (data) send(realm, res, 200, data);
+  if (data === null) return;
+  const raw = rawAnswer(data);
+  if (raw) answerWith(req, res, raw.status, raw.headers, raw.body);
+  else send(realm, res, 200, data);
 }
 
 /** Answers a JsonError as the dialect says it; anything else is the server's own fault: 500. */
@@ -104,15 +111,14 @@ function answerFailure(realm: Realm, req: IncomingMessage, res: ServerResponse, 
     closeIfBodyUnread(req, res, error);
     sendError(realm, res, error);
   } catch (internal) {
-    process.stderr.write(`internal error on ${req.method} ${req.url}: ${(internal as Error)?.stack ?? String(internal)}\n`);
-    if (!res.headersSent) send(realm, res, 500, { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+    answerInternalError(req, res, internal);
   }
 }
 
 const NO_QUERY = new URLSearchParams();
 
 /** Routes and runs the operation; returns the success response, or null when already answered. */
-function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>, req: IncomingMessage, res: ServerResponse, body: Body, reset: () => void): Record<string, unknown> | null | Promise<Record<string, unknown> | null> {
+function dispatch(realm: Realm, routes: RouteTable, req: IncomingMessage, res: ServerResponse, body: Body, services: Services): Answer<Record<string, unknown> | null> {
   const target = req.url ?? '/';
   const queryAt = target.indexOf('?');
   const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(target.slice(queryAt + 1));
@@ -131,8 +137,8 @@ function dispatch(realm: Realm, routes: RouteTable, closed: Promise<void>, req: 
   if (match) for (let index = 0; index < route.names.length; index++) path[route.names[index]!] = match[index + 1]!;
   const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
   const params = Params.merge(query, body.fields);
-  const data = operation({ realm, user: user as User, params, path, files: body.files, closed, peer: () => peerOf(req), reset });
-  return data instanceof Promise ? data.then((resolved) => envelope(realm, route, params, resolved)) : envelope(realm, route, params, data);
+  const data = operation({ realm, user: user as User, params, path, files: body.files, ...services });
+  return mapAnswer(data, (resolved) => envelope(realm, route, params, resolved));
 }
 
 // ---- Beyond the routes: general.unknown-endpoints ----------------------------------------------
@@ -229,8 +235,12 @@ function send(realm: Realm, res: ServerResponse, status: number, body: Record<st
   // loaded machine its timer can leave it a second or more behind.
   const second = Math.floor(realm.dialect.httpDateTime(realm));
   res.sendDate = false;
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), Date: httpDate(second) });
-  setImmediate(finishAnswer, res, answerBody(res.req, text));
+  answerWith(res.req, res, status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), Date: httpDate(second) }, text);
+}
+
+function answerWith(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string | number>, body: string | Buffer): void {
+  res.writeHead(status, headers);
+  setImmediate(finishAnswer, res, answerBody(req, body));
 }
 
 /**

@@ -325,4 +325,36 @@ test('POST /reference/try sends a request as a profile user and answers with wha
   assert.is(drafts(), 0);
 });
 
+
+test("the reference's own bug (an operation throwing other than a JsonError) is a JSON 500, now or later, and the server answers on", async () => {
+  const { createServer } = await import('node:http');
+  const { createHandler } = await import('../http/handler.js');
+  const { buildRealm, readFixture } = await import('../http/boot.js');
+  const realm = buildRealm(readFixture(), 415, new Set());
+  const bug = () => {
+    throw new TypeError('a bug');
+  };
+  const routes = [{ path: '/api/v1/bug', unauthenticated: true, methods: { GET: bug } }, { path: '/api/v1/later', unauthenticated: true, methods: { GET: () => Promise.reject(new TypeError('a later bug')) } }, { path: '/api/v1/fine', unauthenticated: true, methods: { GET: () => ({ fine: true }) } }];
+  const plain = createServer(createHandler({ realm, reset() {} }, routes as never, new Promise(() => {})));
+  await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(plain.address() as { port: number }).port}`;
+  const write = process.stderr.write;
+  const said: string[] = [];
+  process.stderr.write = ((text: string) => said.push(text)) as never;
+  try {
+    for (const path of ['/api/v1/bug', '/api/v1/later']) {
+      const response = await fetch(`${url}${path}`);
+      assert.is(response.status, 500, path);
+      assert.equal(await response.json(), { result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' });
+    }
+    const fine = await fetch(`${url}/api/v1/fine`);
+    assert.equal(await fine.json(), { result: 'success', msg: '', fine: true });
+  } finally {
+    process.stderr.write = write;
+    plain.close();
+  }
+  assert.match(said.join(''), /internal error on GET \/api\/v1\/bug: TypeError: a bug/);
+  assert.match(said.join(''), /internal error on GET \/api\/v1\/later: TypeError: a later bug/);
+});
+
 test.run();

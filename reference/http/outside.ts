@@ -1,0 +1,48 @@
+// What the HTTP layer does only for what stands outside the spec: answers that come later (the
+// event queue's long poll, GET /events, and the page's Try it, POST /reference/try), answers of
+// raw bytes (a served emoji image, the pages), the services only those operations read (the
+// server's shutdown, the request's peer, the reset), and the answer to the reference's own bug
+// (HTTP 500, which no request may reach). No spec operation needs any of it: the handler
+// (http/handler.ts, spec code, mutated) calls these the same way for every request, so that a
+// mutant of its own code is seen by the spec's operations.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RAW, type House, type Request } from '../model/request.js';
+import { peerOf } from './pages.js';
+
+/** An operation's answer: now, or later (GET /events, POST /reference/try). */
+export type Answer<T> = T | Promise<T>;
+
+/** Goes on with an answer now, or when it comes; an answer that fails later is failed. */
+export function whenAnswered<T>(answer: Answer<T>, done: (value: T) => void, failed: (error: unknown) => void): void {
+  if (answer instanceof Promise) answer.then(done).catch(failed);
+  else done(answer);
+}
+
+/** An answer made from another, now or when it comes. */
+export function mapAnswer<T, U>(answer: Answer<T>, map: (value: T) => U): Answer<U> {
+  return answer instanceof Promise ? answer.then(map) : map(answer);
+}
+
+/** What only the operations outside the spec read of a request: the server's shutdown (GET /events), its peer and the reset (Try it). */
+export type Services = Pick<Request, 'closed' | 'peer' | 'reset'>;
+
+export function servicesOf(house: House, closed: Promise<void>): (req: IncomingMessage) => Services {
+  const reset = () => house.reset();
+  return (req) => ({ closed, reset, peer: () => peerOf(req) });
+}
+
+/** The status, headers and bytes of a raw answer (a served image or page), or undefined for the fields of a JSON one. */
+export function rawAnswer(data: Record<string, unknown>): { status: number; headers: Record<string, string | number>; body: Buffer } | undefined {
+  const raw = (data as { [RAW]?: { type: string; data: Buffer } })[RAW];
+  return raw ? { status: 200, headers: { 'Content-Type': raw.type, 'Content-Length': raw.data.length }, body: raw.data } : undefined;
+}
+
+/** The reference threw other than a JsonError: its own bug. Said on stderr, and answered 500 if nothing was sent yet. */
+export function answerInternalError(req: IncomingMessage, res: ServerResponse, internal: unknown): void {
+  process.stderr.write(`internal error on ${req.method} ${req.url}: ${(internal as Error)?.stack ?? String(internal)}\n`);
+  if (res.headersSent) return;
+  const text = JSON.stringify({ result: 'error', msg: 'Internal server error', code: 'BAD_REQUEST' }) + '\n';
+  res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
