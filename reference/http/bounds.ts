@@ -17,14 +17,16 @@ export const LIMITS = {
   /** An urlencoded body, and every field of a multipart body. */
   fieldBytes: 4 * MIB,
   fields: 1000,
-  /** A whole body, unless the realm's file limit needs more. */
-  bodyBytes: 10 * MIB,
   /** What is read and dropped of a body after an answer that refused it, before the connection is closed. */
   drainBytes: 64 * MIB,
 };
 
-/** The most a whole body may be: LIMITS.bodyBytes, or a file at the limit and a MiB more. */
-export const bodyBytesFor = (fileBytes: number) => Math.max(LIMITS.bodyBytes, fileBytes + MIB);
+/**
+ * The most a whole body may be: the largest file it may carry, or the largest field where that is
+ * larger, and a MiB more for the rest of the form. The bound follows the realm's file limit, so
+ * that a file of exactly the limit always fits, and a realm that allows larger files reads larger bodies.
+ */
+export const bodyBytesFor = (fileBytes: number) => Math.max(LIMITS.fieldBytes, fileBytes) + MIB;
 
 export const tooLarge = () => new JsonError('Request body too large', 413);
 

@@ -180,7 +180,7 @@ test('a declared length over the limit is refused before the body is read', asyn
   const response = await raw('POST', '/api/v1/drafts', {
     authorization: server.credentials('member'),
     'content-type': 'application/x-www-form-urlencoded',
-    'content-length': String(LIMITS.bodyBytes + 1),
+    'content-length': String(LIMITS.drainBytes + 1),
   }, '');
   assert.is(response.status, 413);
 });
