@@ -53,7 +53,7 @@ export interface Run {
  * an enumeration, which these rules do not read), and a survivor's runs are many already.
  */
 const TABLES_AREA = 'settings';
-const TABLE_RULES = 'defaults.settings-at-their-levels,defaults.enum-values,defaults.string-values,defaults.value-types';
+const TABLE_RULES = 'defaults.values-stored,defaults.settings-at-their-levels,defaults.enum-values,defaults.string-values,defaults.value-types';
 
 /**
  * The selection of an area's runs: its rules and the general ones. A module the operations share

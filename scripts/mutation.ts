@@ -271,7 +271,7 @@ function markdown(scores: readonly AreaScore[], runs: number, unmeasured: readon
     `area's rules, the general ones and the organization's model (\`--only 'AREA.*,general.*,organization.*'\`; for a module the`,
     `operations share, the rules its code keeps, \`scripts/mutant-run.ts\`), ${runs} random cases per property besides its boundaries, at`,
     `level ${TOP_LEVEL} at seeds ${SEEDS.join(', ')}, then at seed ${SEEDS[0]} at each edge level of the area's must rules (each one's first level and the`,
-    'last before it ends; for the settings tables, besides, their four rules in Zulip\'s dialect at each level where the tables change), each in',
+    'last before it ends; for the settings tables, besides, their five rules in Zulip\'s dialect at each level where the tables change), each in',
     'Zulip\'s dialect and in the alternate one, both with the decisions, until a must rule fails. A',
     'decision the alternate dialect decides otherwise fails against the unmutated reference too: a rule catches a mutant',
     'only where it passed in that run against the unmutated reference. Each mutant\'s verdict records which rules caught',
