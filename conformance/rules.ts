@@ -688,7 +688,7 @@ export const RULES = [
   },
   {
     id: 'general.unknown-endpoints', section: 'Other operations (the HTTP layer, not shown)', severity: 'decision', since: 1,
-    title: 'A path under /api/v1 the server does not have is answered HTTP 404; a method a path does not have HTTP 405 with an Allow header naming the methods it has; OPTIONS HTTP 204 with that Allow header, credentials or none; HEAD as GET.',
+    title: 'A path under /api/v1 the server does not have (an operation\'s path whose identifier is no integer among them) is answered HTTP 404; a method a path does not have HTTP 405 with an Allow header naming the methods it has; OPTIONS HTTP 204 with that Allow header, credentials or none; HEAD as GET.',
     why: 'The spec shows seven operations and says the others are not shown, nor what a path or a method a server does not have is answered. Zulip\'s dispatch answers as above (its 404 is an HTML page; the reference\'s is JSON).',
     alternate: 'Only the methods a path has are answered: any other, HEAD and OPTIONS among them, is HTTP 404 as a path the server does not have, without Allow.',
   },

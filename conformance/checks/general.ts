@@ -298,6 +298,9 @@ export function generalChecks(operations: readonly SpecOperation[]): Check[] {
       const path = `/${encodeURIComponent(`${context.prefix}-no-such-endpoint`)}`;
       const unknown = await context.call('member', 'GET', path);
       expect(unknown.status === 404, `GET /api/v1${path}, a path no server has: ${unknown.status}, expected 404`);
+      // A path under an operation's whose identifier is no integer is no path of it (Zulip's routes take integers there).
+      const under = await context.call('member', 'GET', '/scheduled_messages/x');
+      expect(under.status === 404, `GET /api/v1/scheduled_messages/x, no path of PATCH and DELETE /scheduled_messages/{id} (its ID is no integer): ${under.status}, expected 404`);
       // POST is the one method Zulip's /messages/flags has, at every level.
       const allows = (response: Response) => String(response.headers.allow ?? '').split(',').map((method) => method.trim()).filter(Boolean);
       const put = await context.call('member', 'PUT', '/messages/flags', { messages: [], op: 'add', flag: 'starred' });
