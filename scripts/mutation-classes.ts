@@ -168,14 +168,15 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
   },
   general: {
     spec: [
-      'MIB', 'fileLimit', 'bodyLimit', 'compileRoutes', 'NO_MATCH', 'findRoute', 'createHandler', 'finish', 'answerFailure', 'NO_QUERY', 'dispatch',
+      'MIB', 'fileLimit', 'bodyLimit', 'compileRoutes', 'NO_MATCH', 'findRoute', 'createHandler', 'finish', 'answerFailure', 'NO_QUERY', 'dispatch', 'decodedPath',
       'envelopedOnce', 'textOnce', 'envelope', 'sendError', 'successEnvelope', 'listsIgnoredParameters', 'ignoredParametersListed', 'userOfCredentials', 'HTTP_RULES', 'send', 'answerWith', 'finishAnswer',
       'authenticated', 'unauthorized', 'authenticate', 'checkBasicCredentials', 'authenticateIfPresent', 'readBody', 'formFields', 'formDecoded',
       'multipartLimitsByRealm', 'multipartLimits', 'readMultipart',
     ],
     open: {
       lastDate: ['general.date-header'], httpDate: ['general.date-header'], routedMethod: ['general.unknown-endpoints'], answerBody: ['general.unknown-endpoints'],
-      unknownPath: ['general.unknown-endpoints'], answerOptions: ['general.unknown-endpoints'], refuseMethod: ['general.unknown-endpoints'],
+      unknownPath: ['general.unknown-endpoints'], malformedPath: ['general.unknown-endpoints'], otherMethod: ['general.unknown-endpoints'],
+      NOTHING: ['general.unknown-endpoints'], refuseMethod: ['general.unknown-endpoints'],
       methodsInOrder: ['general.unknown-endpoints'], spellingsOf: ['general.unknown-endpoints'],
     },
     outside: {},

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
 import { BEHAVIOURS } from '../model/levels.js';
 import type { Realm, UploadedFile, User } from '../model/model.js';
-import type { House, Route } from '../model/request.js';
+import { RAW, type House, type Route } from '../model/request.js';
 import { answerInternalError, mapAnswer, rawAnswer, servicesOf, whenAnswered, type Answer, type Services } from './outside.js';
 
 export { RAW, type House, type Operation, type Peer, type Request, type Route } from '../model/request.js';
@@ -96,9 +96,8 @@ export function createHandler(house: House, routes: readonly Route[], closed: Pr
   };
 }
 
-/** Sends an operation's success response (JSON, or the raw bytes of a file or page); null: already answered. */
-function finish(realm: Realm, req: IncomingMessage, res: ServerResponse, data: Record<string, unknown> | null): void {
-  if (data === null) return;
+/** Sends an operation's success response: JSON, or the raw bytes of a file or page (or OPTIONS' answer). */
+function finish(realm: Realm, req: IncomingMessage, res: ServerResponse, data: Record<string, unknown>): void {
   const raw = rawAnswer(data);
   if (raw) answerWith(req, res, raw.status, raw.headers, raw.body);
   else send(realm, res, 200, data);
@@ -117,28 +116,32 @@ function answerFailure(realm: Realm, req: IncomingMessage, res: ServerResponse, 
 
 const NO_QUERY = new URLSearchParams();
 
-/** Routes and runs the operation; returns the success response, or null when already answered. */
-function dispatch(realm: Realm, routes: RouteTable, req: IncomingMessage, res: ServerResponse, body: Body, services: Services): Answer<Record<string, unknown> | null> {
+/** Routes and runs the operation; returns the success response. */
+function dispatch(realm: Realm, routes: RouteTable, req: IncomingMessage, res: ServerResponse, body: Body, services: Services): Answer<Record<string, unknown>> {
   const target = req.url ?? '/';
   const queryAt = target.indexOf('?');
   const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(target.slice(queryAt + 1));
   const method = routedMethod(realm, req);
-  let pathname: string;
-  try {
-    const raw = queryAt < 0 ? target : target.slice(0, queryAt);
-    pathname = raw.includes('%') ? decodeURIComponent(raw) : raw;
-  } catch {
-    throw unknownPath(method, '');
-  }
+  const pathname = decodedPath(queryAt < 0 ? target : target.slice(0, queryAt)) ?? malformedPath(method);
   const { route, match } = findRoute(routes, pathname) ?? unknownPath(method, pathname);
-  if (method === 'OPTIONS') return answerOptions(realm, res, route);
-  const operation = route.allowed.includes(method) ? route.methods[method]! : refuseMethod(realm, res, route);
+  if (!route.allowed.includes(method)) return otherMethod(realm, res, route, method);
+  const operation = route.methods[method]!;
   const path: Record<string, string> = {};
   if (match) for (let index = 0; index < route.names.length; index++) path[route.names[index]!] = match[index + 1]!;
   const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
   const params = Params.merge(query, body.fields);
   const data = operation({ realm, user: user as User, params, path, files: body.files, ...services });
   return mapAnswer(data, (resolved) => envelope(realm, route, params, resolved));
+}
+
+/** The path of a request's target, its escapes decoded (an emoji's name may be escaped); undefined where an escape is malformed. */
+function decodedPath(raw: string): string | undefined {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
 }
 
 // ---- Beyond the routes: general.unknown-endpoints ----------------------------------------------
@@ -159,13 +162,21 @@ function unknownPath(method: string, pathname: string): never {
   throw new JsonError(pathname.startsWith('/api/') ? `Not Found: the reference server does not implement ${method} ${pathname}` : 'Not Found', 404);
 }
 
-/** general.unknown-endpoints: OPTIONS names the methods the path has, where the dialect answers it; else it is a method the path does not have. */
-function answerOptions(realm: Realm, res: ServerResponse, route: CompiledRoute): null {
-  if (!realm.dialect.optionsAnswered()) refuseMethod(realm, res, route);
-  res.writeHead(204, { Allow: route.allowed.join(', ') });
-  res.end();
-  return null;
+/** general.unknown-endpoints: a path whose escapes are malformed is no path the server has. */
+function malformedPath(method: string): never {
+  return unknownPath(method, '');
 }
+
+/**
+ * general.unknown-endpoints: a method the path does not have. OPTIONS names the methods it has,
+ * where the dialect answers it, credentials or none (an empty answer of status 204); any other is refused.
+ */
+function otherMethod(realm: Realm, res: ServerResponse, route: CompiledRoute, method: string): Record<string, unknown> {
+  if (method !== 'OPTIONS' || !realm.dialect.optionsAnswered()) refuseMethod(realm, res, route);
+  return { [RAW]: { status: 204, headers: { Allow: route.allowed.join(', ') }, data: NOTHING } };
+}
+/** general.unknown-endpoints: the body of OPTIONS' answer. */
+const NOTHING = Buffer.alloc(0);
 
 /** general.unknown-endpoints: a method the path does not have, refused as the dialect says (Zulip: 405 with Allow and allowed_methods). */
 function refuseMethod(realm: Realm, res: ServerResponse, route: CompiledRoute): never {

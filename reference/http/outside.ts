@@ -1,6 +1,6 @@
 // What the HTTP layer does only for what stands outside the spec: answers that come later (the
 // event queue's long poll, GET /events, and the page's Try it, POST /reference/try), answers of
-// raw bytes (a served emoji image, the pages), the services only those operations read (the
+// raw bytes (a served emoji image, the pages, and OPTIONS' empty one), the services only those operations read (the
 // server's shutdown, the request's peer, the reset), and the answer to the reference's own bug
 // (HTTP 500, which no request may reach). No spec operation needs any of it: the handler
 // (http/handler.ts, spec code, mutated) calls these the same way for every request, so that a
@@ -32,10 +32,20 @@ export function servicesOf(house: House, closed: Promise<void>): (req: IncomingM
   return (req) => ({ closed, reset, peer: () => peerOf(req) });
 }
 
-/** The status, headers and bytes of a raw answer (a served image or page), or undefined for the fields of a JSON one. */
+/** A raw answer: the bytes of a served image or page and their type, or a status and headers of its own (OPTIONS' 204). */
+interface Raw {
+  readonly data: Buffer;
+  readonly type?: string;
+  readonly status?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The status, headers and bytes of a raw answer, or undefined for the fields of a JSON one. */
 export function rawAnswer(data: Record<string, unknown>): { status: number; headers: Record<string, string | number>; body: Buffer } | undefined {
-  const raw = (data as { [RAW]?: { type: string; data: Buffer } })[RAW];
-  return raw ? { status: 200, headers: { 'Content-Type': raw.type, 'Content-Length': raw.data.length }, body: raw.data } : undefined;
+  const raw = (data as { [RAW]?: Raw })[RAW];
+  if (!raw) return undefined;
+  if (raw.status !== undefined) return { status: raw.status, headers: { ...raw.headers }, body: raw.data };
+  return { status: 200, headers: { 'Content-Type': raw.type ?? 'application/octet-stream', 'Content-Length': raw.data.length }, body: raw.data };
 }
 
 /** The reference threw other than a JsonError: its own bug. Said on stderr, and answered 500 if nothing was sent yet. */

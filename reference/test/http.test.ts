@@ -91,6 +91,15 @@ test('routing: a trailing slash is the same path; a percent-encoded parameter is
   const missing = await server.call('admin', 'DELETE', '/realm/emoji/no%20such%5Femoji');
   assert.is(missing.status, 404);
   assert.is(missing.body.msg, "Emoji 'no such_emoji' does not exist");
+  // A malformed escape is no path the server has.
+  const malformed = await server.call('admin', 'DELETE', '/realm/emoji/no%E0such');
+  assert.is(malformed.status, 404);
+  assert.is(malformed.body.msg, 'Not Found');
+  // OPTIONS, without credentials: 204, no body, Allow naming the path's methods.
+  const options = await raw('OPTIONS', '/api/v1/drafts', {});
+  assert.is(options.status, 204);
+  assert.is(options.headers.allow, 'GET, POST');
+  assert.is(options.text, '');
 });
 
 test('parameters come from the query string on PATCH and DELETE too; the body wins', async () => {
