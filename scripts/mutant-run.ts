@@ -69,11 +69,12 @@ const TABLE_RULES = 'defaults.values-stored,defaults.settings-at-their-levels,de
  * messages, settings and flags, so that a mutant is caught wherever a must rule can see it.
  */
 /**
- * The HTTP layer bounds a whole body by the largest file a request may carry: only a body larger
- * than the general rules' ever are sees that bound, and the emoji's size limit sends one (a file of
- * exactly the limit is accepted, one byte more refused as too large, not as a body beyond bounds).
+ * The HTTP layer reads the multipart body of the spec's one operation that has one, the emoji's
+ * upload: its files, their count and size, and the whole body's bound around the largest file. The
+ * emoji's rules are the ones that send such bodies at their edges (exactly one file part, a file
+ * of exactly the limit and one byte more), so they run against the HTTP layer's mutants too.
  */
-const BODY_BOUND_RULES = 'emoji.size-limit';
+const BODY_BOUND_RULES = 'emoji.*';
 const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*', addresses: 'scheduled.*', channels: 'flags.*' };
 export function areaSelection(area: string, version: number = RUNNER): string {
   const own = area === 'general' ? `general.*,${BODY_BOUND_RULES}` : `${SHARED[area] ?? `${area}.*`},general.*`;

@@ -170,13 +170,14 @@ export const CLASSES: Readonly<Record<string, AreaClasses>> = {
     spec: [
       'MIB', 'fileLimit', 'bodyLimit', 'compileRoutes', 'NO_MATCH', 'findRoute', 'createHandler', 'finish', 'answerFailure', 'NO_QUERY', 'dispatch', 'decodedPath',
       'envelopedOnce', 'textOnce', 'envelope', 'sendError', 'successEnvelope', 'listsIgnoredParameters', 'ignoredParametersListed', 'userOfCredentials', 'HTTP_RULES', 'send', 'answerWith', 'finishAnswer',
-      'authenticated', 'unauthorized', 'authenticate', 'checkBasicCredentials', 'authenticateIfPresent', 'readBody', 'formFields', 'formDecoded',
+      'authenticated', 'authenticate', 'checkBasicCredentials', 'authenticateIfPresent', 'readBody', 'formFields', 'formDecoded',
       'multipartLimitsByRealm', 'multipartLimits', 'readMultipart',
     ],
     open: {
       lastDate: ['general.date-header'], httpDate: ['general.date-header'], routedMethod: ['general.unknown-endpoints'], answerBody: ['general.unknown-endpoints'],
       unknownPath: ['general.unknown-endpoints'], malformedPath: ['general.unknown-endpoints'], otherMethod: ['general.unknown-endpoints'],
       NOTHING: ['general.unknown-endpoints'], refuseMethod: ['general.unknown-endpoints'],
+      unauthorized: ['general.error-statuses'], CREDENTIALS_REFUSED: ['general.error-statuses'], refusedKey: ['general.error-statuses'],
       methodsInOrder: ['general.unknown-endpoints'], spellingsOf: ['general.unknown-endpoints'],
     },
     outside: {},

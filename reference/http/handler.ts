@@ -275,13 +275,29 @@ function httpDate(second: number): string {
 /** Authorization headers already checked, per realm: API keys do not change while it runs. */
 const authenticated = new WeakMap<Realm, Map<string, User>>();
 
+/** general.error-statuses: refused credentials are HTTP 401, code UNAUTHORIZED. */
 function unauthorized(msg: string): JsonError {
   return new JsonError(msg, 401, 'UNAUTHORIZED');
 }
 
+/**
+ * general.error-statuses (the spec shows neither statuses nor texts): how each refusal of
+ * credentials is answered, in Zulip's words; a scheme other than Basic is a plain 400.
+ */
+const CREDENTIALS_REFUSED = {
+  missing: () => unauthorized('Not logged in: API authentication or user session required'),
+  malformed: () => unauthorized('Invalid authorization header for basic auth'),
+  scheme: () => new JsonError('This endpoint requires HTTP basic authentication.'),
+};
+
+/** general.error-statuses: a key no account has, told as malformed (not 32 letters and digits, UNAUTHORIZED) or as wrong (INVALID_API_KEY). */
+function refusedKey(apiKey: string): JsonError {
+  return /^[A-Za-z0-9]{32}$/.test(apiKey) ? new JsonError('Invalid API key', 401, 'INVALID_API_KEY') : unauthorized('Malformed API key');
+}
+
 export function authenticate(realm: Realm, req: IncomingMessage): User {
   const header = req.headers.authorization;
-  if (!header) throw unauthorized('Not logged in: API authentication or user session required');
+  if (!header) throw CREDENTIALS_REFUSED.missing();
   let known = authenticated.get(realm);
   if (!known) authenticated.set(realm, (known = new Map()));
   let user = known.get(header);
@@ -295,16 +311,15 @@ export function authenticate(realm: Realm, req: IncomingMessage): User {
 function checkBasicCredentials(realm: Realm, header: string): User {
   const [scheme, encoded, ...rest] = header.trim().split(/\s+/);
   // Zulip's reading: a scheme and its credentials, the scheme Basic (another is a plain 400).
-  if (!encoded || rest.length > 0) throw unauthorized('Invalid authorization header for basic auth');
-  if (scheme!.toLowerCase() !== 'basic') throw new JsonError('This endpoint requires HTTP basic authentication.');
+  if (!encoded || rest.length > 0) throw CREDENTIALS_REFUSED.malformed();
+  if (scheme!.toLowerCase() !== 'basic') throw CREDENTIALS_REFUSED.scheme();
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) throw unauthorized('Invalid authorization header for basic auth');
+  if (colon < 0) throw CREDENTIALS_REFUSED.malformed();
   const email = decoded.slice(0, colon).trim().toLowerCase();
   const apiKey = decoded.slice(colon + 1).trim();
-  if (!/^[A-Za-z0-9]{32}$/.test(apiKey)) throw unauthorized('Malformed API key');
   const user = realm.rules.userOfCredentials(realm, email, apiKey);
-  if (!user) throw new JsonError('Invalid API key', 401, 'INVALID_API_KEY');
+  if (!user) throw refusedKey(apiKey);
   return user;
 }
 
