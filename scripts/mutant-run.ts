@@ -56,28 +56,29 @@ const TABLES_AREA = 'settings';
 const TABLE_RULES = 'defaults.values-stored,defaults.settings-at-their-levels,defaults.enum-values,defaults.string-values,defaults.value-types';
 
 /**
+ * The HTTP layer reads the multipart body of the spec's one operation that has one, the emoji's
+ * upload: its files, their count and size, and the whole body's bound around the largest file. The
+ * emoji's rules are the ones that send such bodies at their edges (exactly one file part, a file
+ * of exactly the limit and one byte more), so they run against the HTTP layer's mutants too.
+ */
+const MULTIPART_RULES = 'emoji.*';
+
+/**
  * The selection of an area's runs: its rules and the general ones. A module the operations share
  * is checked by the rules its code keeps: the settings tables by the defaults' and the drafts'
  * (synchronization switched off deletes the drafts), users by the defaults' (new users) and the
  * drafts' (own data is told to the user's other clients) and the general ones (administrators),
  * messages and channels by the flags', a message's addresses by the scheduled messages', the HTTP
- * layer by the general ones. From runner 3 the
+ * layer by the general ones and the emoji's (MULTIPART_RULES). From runner 3 the
  * organization's model is in every selection, the HTTP layer's included (it uploads emoji, the one
  * multipart body, and sends every operation's form): its actors issue every
  * operation of the spec, change their settings and the defaults, send mentions and alert words,
  * and leave and join a channel, and after each step it reads every actor's drafts, scheduled
  * messages, settings and flags, so that a mutant is caught wherever a must rule can see it.
  */
-/**
- * The HTTP layer reads the multipart body of the spec's one operation that has one, the emoji's
- * upload: its files, their count and size, and the whole body's bound around the largest file. The
- * emoji's rules are the ones that send such bodies at their edges (exactly one file part, a file
- * of exactly the limit and one byte more), so they run against the HTTP layer's mutants too.
- */
-const BODY_BOUND_RULES = 'emoji.*';
 const SHARED: Readonly<Record<string, string>> = { settings: 'defaults.*,drafts.*', users: 'defaults.*,drafts.*', messages: 'flags.*', addresses: 'scheduled.*', channels: 'flags.*' };
 export function areaSelection(area: string, version: number = RUNNER): string {
-  const own = area === 'general' ? `general.*,${BODY_BOUND_RULES}` : `${SHARED[area] ?? `${area}.*`},general.*`;
+  const own = area === 'general' ? `general.*,${MULTIPART_RULES}` : `${SHARED[area] ?? `${area}.*`},general.*`;
   return version >= 3 ? `${own},organization.*` : own;
 }
 

@@ -154,11 +154,12 @@ const mustChecks: Check[] = [
   check('defaults.settings-at-their-levels', async (context) => {
     const current = await originalDefaults(context);
     // A setting the level has is a parameter, those whose values the spec does not give
-    // (default_view, until 219) included: sent with the value the server reads back (or, where it
-    // shows none, with one of Zulip's), it is read, so it is accepted or refused as a value, never
-    // named as ignored.
+    // (default_view, until 219) included: sent with the value the server reads back, it is read, so
+    // it is accepted or refused as a value, never named as ignored. Where the server shows none,
+    // with an empty value, which none of Zulip's values is: a server that reads it refuses it
+    // rather than have the check change a default it could not put back.
     for (const setting of SPEC_SETTINGS.filter((one) => one.kind.type === 'unknown' && exists(one, context.level))) {
-      const value = typeof current[setting.name] === 'string' ? (current[setting.name] as string) : 'recent_topics';
+      const value = typeof current[setting.name] === 'string' ? (current[setting.name] as string) : '';
       const response = await update(context, { [setting.name]: value });
       if (response.status >= 400 && response.status < 500) continue;
       const body = succeeded(response, `PATCH /realm/user_settings_defaults with ${setting.name}=${JSON.stringify(value)}`);

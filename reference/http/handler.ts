@@ -82,15 +82,14 @@ export function createHandler(house: House, routes: readonly Route[], closed: Pr
   const services = servicesOf(house, closed);
   return (req: IncomingMessage, res: ServerResponse): void => {
     const realm = house.realm;
-    const failed = (error: unknown) => answerFailure(realm, req, res, error);
     // The body is read (within the limits) before anything is answered, so that every
     // answer, an early 401 or 404 included, leaves the connection fit for the next request.
     readBody(req, realm, (failure, body) => {
       try {
         if (failure) throw failure;
-        whenAnswered(dispatch(realm, compiled, req, res, body!, services(req)), (data) => finish(realm, req, res, data), failed);
+        whenAnswered(dispatch(realm, compiled, req, res, body!, services), finish, answerFailure, realm, req, res);
       } catch (error) {
-        failed(error);
+        answerFailure(realm, req, res, error);
       }
     });
   };
@@ -130,8 +129,8 @@ function dispatch(realm: Realm, routes: RouteTable, req: IncomingMessage, res: S
   if (match) for (let index = 0; index < route.names.length; index++) path[route.names[index]!] = match[index + 1]!;
   const user = route.unauthenticated ? authenticateIfPresent(realm, req) : authenticate(realm, req);
   const params = Params.merge(query, body.fields);
-  const data = operation({ realm, user: user as User, params, path, files: body.files, ...services });
-  return mapAnswer(data, (resolved) => envelope(realm, route, params, resolved));
+  const data = operation({ realm, user: user as User, params, path, files: body.files, closed: services.closed, reset: services.reset, peer: services.peerOf(req) });
+  return mapAnswer(data, envelope, realm, route, params);
 }
 
 /** The path of a request's target, its escapes decoded (an emoji's name may be escaped); undefined where an escape is malformed. */

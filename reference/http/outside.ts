@@ -13,23 +13,30 @@ import { peerOf } from './pages.js';
 /** An operation's answer: now, or later (GET /events, POST /reference/try). */
 export type Answer<T> = T | Promise<T>;
 
-/** Goes on with an answer now, or when it comes; an answer that fails later is failed. */
-export function whenAnswered<T>(answer: Answer<T>, done: (value: T) => void, failed: (error: unknown) => void): void {
-  if (answer instanceof Promise) answer.then(done).catch(failed);
-  else done(answer);
+/**
+ * Goes on with an answer now, or when it comes (an answer that fails later is failed): done and
+ * failed take the handler's three arguments first, so that an answer given now costs no closure.
+ */
+export function whenAnswered<A, B, C, T>(answer: Answer<T>, done: (a: A, b: B, c: C, value: T) => void, failed: (a: A, b: B, c: C, error: unknown) => void, a: A, b: B, c: C): void {
+  if (answer instanceof Promise) answer.then((value) => done(a, b, c, value)).catch((error: unknown) => failed(a, b, c, error));
+  else done(a, b, c, answer);
 }
 
-/** An answer made from another, now or when it comes. */
-export function mapAnswer<T, U>(answer: Answer<T>, map: (value: T) => U): Answer<U> {
-  return answer instanceof Promise ? answer.then(map) : map(answer);
+/** An answer made from another, now or when it comes; map takes three arguments first, as whenAnswered's. */
+export function mapAnswer<A, B, C, T, U>(answer: Answer<T>, map: (a: A, b: B, c: C, value: T) => U, a: A, b: B, c: C): Answer<U> {
+  return answer instanceof Promise ? answer.then((value) => map(a, b, c, value)) : map(a, b, c, answer);
 }
 
 /** What only the operations outside the spec read of a request: the server's shutdown (GET /events), its peer and the reset (Try it). */
-export type Services = Pick<Request, 'closed' | 'peer' | 'reset'>;
+export interface Services {
+  readonly closed: Request['closed'];
+  readonly reset: Request['reset'];
+  /** The request's peer, read when asked. */
+  peerOf(req: IncomingMessage): Request['peer'];
+}
 
-export function servicesOf(house: House, closed: Promise<void>): (req: IncomingMessage) => Services {
-  const reset = () => house.reset();
-  return (req) => ({ closed, reset, peer: () => peerOf(req) });
+export function servicesOf(house: House, closed: Promise<void>): Services {
+  return { closed, reset: () => house.reset(), peerOf: (req) => () => peerOf(req) };
 }
 
 /** A raw answer: the bytes of a served image or page and their type, or a status and headers of its own (OPTIONS' 204). */
